@@ -1,0 +1,70 @@
+# Naisei — the whole set-up is `make run` and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# A Python >= 3.12: the one .python-version names first, then python3.13, python3.12, python3.
+PY_CANDIDATES := python$(shell cat .python-version 2>/dev/null) python3.13 python3.12 python3
+PY := $(shell for c in $(PY_CANDIDATES); do \
+	if command -v $$c >/dev/null 2>&1 && $$c -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; \
+	then echo $$c; break; fi; done)
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: help install run serve test test-postgres lint format bench lock
+
+help:
+	@echo "make run    install, migrate, load demo data, serve web + worker on http://$(HOST):$(PORT)"
+	@echo "make test   the test suite (SQLite; set DATABASE_URL/REDIS_URL for PostgreSQL + Redis)"
+	@echo "make lint   ruff check + format check"
+	@echo "make bench  every benchmark in bench/"
+
+$(BIN)/.installed: requirements.lock
+	@if [ -z "$(PY)" ]; then \
+		echo "Naisei needs Python 3.12 or newer (tried: $(PY_CANDIDATES)). Install one, then run make again."; \
+		exit 1; fi
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	@touch $@
+
+install: $(BIN)/.installed
+
+run: install
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py demo
+	@$(MAKE) --no-print-directory serve
+
+# Web (daphne, via the ASGI runserver) and the django-q cluster together; Ctrl-C stops both.
+serve:
+	@echo ""
+	@echo "Naisei is starting on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
+	@$(BIN)/python manage.py demo --logins
+	@trap 'kill 0' INT TERM EXIT; \
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload & \
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(BIN)/python manage.py qcluster & \
+	wait
+
+test: install
+	$(BIN)/python manage.py makemigrations --check --dry-run --settings=tests.settings
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: install
+	@set -e; for script in bench/*.py; do \
+		[ -e "$$script" ] || { echo "no benchmarks yet"; break; }; \
+		echo "== $$script"; $(BIN)/python "$$script"; done
+
+lock: install
+	$(BIN)/python -m pip freeze --exclude pip > requirements.lock.new
+	@{ echo "# Fully pinned dependencies of Naisei (runtime + development). Regenerate after editing"; \
+	   echo "# pyproject.toml: make lock"; cat requirements.lock.new; } > requirements.lock
+	@rm requirements.lock.new

@@ -1,0 +1,1 @@
+"""Insights: dashboards and statistics over sessions and analyses."""

@@ -1,0 +1,1 @@
+"""The psychologist app: the LLM layer, the agents and post-session analysis."""

@@ -1,0 +1,699 @@
+"""Sessions, messages, worklines, events and the people around them (SPEC §2).
+
+`AskSession` mirrors the `ask_sessions` collection of the schema field for field; engine state
+sits on top of it. Constraints live in the database so that bad data is refused there, whatever
+path it came by.
+"""
+
+from __future__ import annotations
+
+import uuid
+import zoneinfo
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Length
+from django.utils import timezone
+
+models.CharField.register_lookup(Length)
+models.TextField.register_lookup(Length)
+
+CONVERSATION_VARIABLE_KEY_MAX = 30
+CONVERSATION_VARIABLE_VALUE_MAX = 200
+SESSION_TITLE_MAX = 60
+SESSION_SUMMARY_MAX = 1000
+SESSION_MESSAGES_MAX = 100
+
+
+def validate_conversation_variables(value: Any) -> None:
+    """Schema §2: an object whose keys are ≤ 30 chars and whose values are ≤ 200 chars."""
+    if not isinstance(value, dict):
+        raise ValidationError("conversation_variables must be an object.", code="invalid")
+    errors = []
+    for key, item in value.items():
+        if len(key) > CONVERSATION_VARIABLE_KEY_MAX:
+            errors.append(f"key {key[:40]!r} is longer than {CONVERSATION_VARIABLE_KEY_MAX}.")
+        if isinstance(item, dict | list):
+            errors.append(f"value of {key[:40]!r} must be a scalar.")
+        elif len(str(item)) > CONVERSATION_VARIABLE_VALUE_MAX:
+            errors.append(
+                f"value of {key[:40]!r} is longer than {CONVERSATION_VARIABLE_VALUE_MAX}."
+            )
+    if errors:
+        raise ValidationError(errors, code="invalid")
+
+
+def validate_modality_flags(value: Any) -> None:
+    if not isinstance(value, dict) or set(value) - {"text", "audio", "file"}:
+        raise ValidationError("modality_flags takes only the keys text, audio, file.")
+    if not all(isinstance(flag, bool) for flag in value.values()):
+        raise ValidationError("modality_flags values must be booleans.")
+
+
+def validate_voice_config(value: Any) -> None:
+    if not isinstance(value, dict) or set(value) - {"tts_voice", "stt_language", "enable_tts"}:
+        raise ValidationError("voice_config takes only tts_voice, stt_language, enable_tts.")
+    if "enable_tts" in value and not isinstance(value["enable_tts"], bool):
+        raise ValidationError("voice_config.enable_tts must be a boolean.")
+
+
+def validate_string_list(value: Any) -> None:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValidationError("must be a list of strings.")
+
+
+def validate_timezone(value: str) -> None:
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValidationError(f"{value!r} is not a known time zone.") from None
+
+
+def default_modality_flags() -> dict[str, bool]:
+    return {"text": True, "audio": False, "file": False}
+
+
+def in_choices(field: str, choices: type[models.TextChoices], name: str) -> models.CheckConstraint:
+    """A database check that `field` holds one of the enum's values (schema enums)."""
+    return models.CheckConstraint(condition=Q(**{f"{field}__in": choices.values}), name=name)
+
+
+class RiskLevel(models.TextChoices):
+    L0 = "L0", "L0 · no risk"
+    L1 = "L1", "L1 · general attention"
+    L2 = "L2", "L2 · needs attention"
+    L3 = "L3", "L3 · needs intervention"
+    L4 = "L4", "L4 · acute crisis"
+
+
+class AgentOrigin(models.TextChoices):
+    SYSTEM_DEFAULT = "system_default", "System default"
+    ORG_TEMPLATE = "org_template", "Organisation template"
+    USER_CUSTOM = "user_custom", "User custom"
+
+
+class AgentKey(models.TextChoices):
+    CBT_SPECIALIST = "cbt_specialist", "CBT specialist"
+    EMOTION_ADVISOR = "emotion_advisor", "Emotion advisor"
+    BEHAVIOR_COACH = "behavior_coach", "Behavior coach"
+    CRISIS_INTERVENTIONIST = "crisis_interventionist", "Crisis interventionist"
+    CUSTOM_ROLE = "custom_role", "Custom role"
+
+
+class AskAgent(models.Model):
+    """An agent persona (`ask_agents`): a system default, an org template or a client's own."""
+
+    key = models.CharField(max_length=40, choices=AgentKey.choices, default=AgentKey.CUSTOM_ROLE)
+    name = models.CharField(max_length=80)
+    persona = models.TextField(blank=True, default="")
+    version = models.CharField(max_length=40, default="1")
+    origin = models.CharField(
+        max_length=20, choices=AgentOrigin.choices, default=AgentOrigin.SYSTEM_DEFAULT
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="custom_agents",
+        help_text="The client who owns a user_custom agent.",
+    )
+    external_agent_id = models.CharField(max_length=80, blank=True, default="")
+    prompt_overrides = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "ask_agents"
+        ordering = ["name", "id"]
+        constraints = [
+            in_choices("key", AgentKey, "ask_agent_key_valid"),
+            in_choices("origin", AgentOrigin, "ask_agent_origin_valid"),
+            # A user_custom agent belongs to exactly one client; templates belong to nobody.
+            models.CheckConstraint(
+                condition=(Q(origin=AgentOrigin.USER_CUSTOM) & Q(owner__isnull=False))
+                | (~Q(origin=AgentOrigin.USER_CUSTOM) & Q(owner__isnull=True)),
+                name="ask_agent_owner_matches_origin",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_origin_display()})"
+
+    def snapshot(self) -> dict[str, str]:
+        """The frozen copy stored on a session at creation (schema `agent_snapshot`)."""
+        return {
+            "name": self.name,
+            "persona": self.persona,
+            "version": self.version,
+            "origin": self.origin,
+            "dify_agent_id": self.external_agent_id,
+        }
+
+
+class AskSessionQuerySet(models.QuerySet["AskSession"]):
+    def visible(self) -> AskSessionQuerySet:
+        return self.filter(is_deleted=False)
+
+    def active(self) -> AskSessionQuerySet:
+        return self.filter(status=AskSession.Status.ACTIVE)
+
+    def idle_since(self, cutoff: Any) -> AskSessionQuerySet:
+        """Active sessions whose last activity is older than `cutoff` (uses a partial index)."""
+        return self.active().filter(last_activity_at__lt=cutoff)
+
+
+class SessionType(models.TextChoices):
+    GENERAL = "general", "General"
+    CBT_GUIDED = "cbt_guided", "CBT guided"
+    CRISIS_INTERVENTION = "crisis_intervention", "Crisis intervention"
+    FOLLOW_UP = "follow_up", "Follow-up"
+
+
+class TriggerSource(models.TextChoices):
+    MOOD_CHECKIN = "mood_checkin", "Mood check-in"
+    JOURNAL_NEGATIVE = "journal_negative", "Negative journal entry"
+    TREEHOLE_RISK = "treehole_risk", "Treehole risk"
+    MANUAL_TRIGGER = "manual_trigger", "Manual"
+    SCHEDULED_CHECKIN = "scheduled_checkin", "Scheduled check-in"
+
+
+class CbtFocus(models.TextChoices):
+    COGNITIVE_RESTRUCTURING = "cognitive_restructuring", "Cognitive restructuring"
+    BEHAVIORAL_ACTIVATION = "behavioral_activation", "Behavioral activation"
+    EMOTION_REGULATION = "emotion_regulation", "Emotion regulation"
+    PROBLEM_SOLVING = "problem_solving", "Problem solving"
+
+
+class SessionStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    COMPLETED = "completed", "Completed"
+    COMPLETED_PARTIAL = "completed_partial", "Completed (partial)"
+    CLOSED_ABNORMALLY = "closed_abnormally", "Closed abnormally"
+
+
+class Phase(models.TextChoices):
+    INTRO = "intro", "Intro"
+    QUESTIONNAIRE = "questionnaire", "Questionnaire"
+    DIALOGUE = "dialogue", "Dialogue"
+    INSIGHT = "insight", "Insight"
+    CLOSING = "closing", "Closing"
+
+
+class TerminationReason(models.TextChoices):
+    ABANDONED_TIMEOUT = "abandoned_timeout", "Abandoned (idle timeout)"
+    HEARTBEAT_TIMEOUT = "heartbeat_timeout", "Heartbeat timeout"
+    KILLED = "killed", "Killed"
+    ERROR = "error", "Error"
+
+
+class AskSession(models.Model):
+    """One reflection session: the schema's `ask_sessions` document plus the engine's state."""
+
+    # The enums live at module level so Meta can name them; these aliases keep
+    # `AskSession.Status.ACTIVE` readable at call sites.
+    SessionType = SessionType
+    TriggerSource = TriggerSource
+    CbtFocus = CbtFocus
+    Status = SessionStatus
+    Phase = Phase
+    TerminationReason = TerminationReason
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ask_sessions"
+    )
+    dify_conversation_id = models.UUIDField(unique=True, default=uuid.uuid4)
+    session_title = models.CharField(max_length=SESSION_TITLE_MAX, blank=True, default="")
+    session_type = models.CharField(
+        max_length=24, choices=SessionType.choices, default=SessionType.GENERAL, db_index=True
+    )
+    trigger_source = models.CharField(
+        max_length=24,
+        choices=TriggerSource.choices,
+        default=TriggerSource.MANUAL_TRIGGER,
+        db_index=True,
+    )
+    active_agent_key = models.CharField(
+        max_length=24, choices=AgentKey.choices, default=AgentKey.CBT_SPECIALIST, db_index=True
+    )
+    custom_agent = models.ForeignKey(
+        AskAgent, null=True, blank=True, on_delete=models.PROTECT, related_name="sessions"
+    )
+    agent_origin = models.CharField(
+        max_length=20, choices=AgentOrigin.choices, default=AgentOrigin.SYSTEM_DEFAULT
+    )
+    agent_snapshot = models.JSONField(default=dict, blank=True)
+    conversation_variables = models.JSONField(
+        default=dict, blank=True, validators=[validate_conversation_variables]
+    )
+    modality_flags = models.JSONField(
+        default=default_modality_flags, validators=[validate_modality_flags]
+    )
+    voice_config = models.JSONField(default=dict, blank=True, validators=[validate_voice_config])
+    cbt_focus = models.CharField(max_length=32, choices=CbtFocus.choices, blank=True, default="")
+    initial_risk_level = models.CharField(
+        max_length=2, choices=RiskLevel.choices, default=RiskLevel.L0, db_index=True
+    )
+    final_risk_level = models.CharField(
+        max_length=2, choices=RiskLevel.choices, null=True, blank=True, db_index=True
+    )
+    session_summary = models.TextField(max_length=SESSION_SUMMARY_MAX, blank=True, default="")
+    key_insights = models.JSONField(default=list, blank=True, validators=[validate_string_list])
+    cbt_techniques_used = models.JSONField(
+        default=list, blank=True, validators=[validate_string_list]
+    )
+    generated_task_ids = models.JSONField(default=list, blank=True)
+    # counselor_handoff {handoff_reason, counselor_id, handoff_time} is kept as three columns so
+    # that "sessions handed off to me" is an indexed join, not a JSON scan.
+    handoff_reason = models.CharField(max_length=200, blank=True, default="")
+    handoff_counselor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="handed_off_sessions",
+    )
+    handoff_time = models.DateTimeField(null=True, blank=True)
+    satisfaction_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    follow_up_needed = models.BooleanField(default=False)
+    follow_up_at = models.DateTimeField(null=True, blank=True)
+    message_count = models.PositiveIntegerField(default=0)
+    audio_message_count = models.PositiveIntegerField(default=0)
+    attachment_count = models.PositiveIntegerField(default=0)
+    duration_seconds = models.PositiveIntegerField(null=True, blank=True)
+    intervention_triggered = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    is_deleted = models.BooleanField(default=False)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    # --- engine state (SPEC §2 "engine fields", §3, §4) ---
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
+    phase = models.CharField(max_length=16, choices=Phase.choices, default=Phase.INTRO)
+    turn_count = models.PositiveIntegerField(default=0)
+    ready_to_close = models.BooleanField(default=False)
+    termination_reason = models.CharField(
+        max_length=20, choices=TerminationReason.choices, null=True, blank=True
+    )
+    last_activity_at = models.DateTimeField(default=timezone.now)
+    locale = models.CharField(max_length=8, default="en")
+    active_workline = models.ForeignKey(
+        "Workline", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The dialogue thread state of §4; `pending_guard` is derived from it, never stored.
+    current_intent_code = models.CharField(max_length=40, default="reflection_session")
+    current_step_code = models.CharField(max_length=40, default="intro")
+    slots = models.JSONField(default=dict, blank=True)
+    handoff_count = models.PositiveIntegerField(default=0)
+    soft_insertion_count = models.PositiveIntegerField(default=0)
+    suspended_intent = models.CharField(max_length=40, blank=True, default="")
+    resumable_step_code = models.CharField(max_length=40, blank=True, default="")
+    resumable_slots = models.JSONField(default=dict, blank=True)
+    # Last `seq` handed out by the event service; bumping it row-locks the session, which is
+    # what keeps `seq` gap-free and strictly increasing under concurrent appends.
+    event_seq = models.PositiveIntegerField(default=0, editable=False)
+
+    objects = AskSessionQuerySet.as_manager()
+
+    class Meta:
+        db_table = "ask_sessions"
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["user", "-updated_at"], name="ask_sess_user_updated_idx"),
+            models.Index(
+                fields=["trigger_source", "-created_at"], name="ask_sess_trigger_created_idx"
+            ),
+            models.Index(
+                fields=["initial_risk_level", "-created_at"], name="ask_sess_risk_created_idx"
+            ),
+            models.Index(fields=["-created_at", "is_deleted"], name="ask_sess_created_deleted_idx"),
+            models.Index(
+                fields=["active_agent_key", "-created_at"], name="ask_sess_agent_created_idx"
+            ),
+            models.Index(
+                fields=["custom_agent", "-updated_at"], name="ask_sess_custom_updated_idx"
+            ),
+            # The history list: one client's sessions, newest first, keyset-paginated.
+            models.Index(fields=["user", "-created_at", "-id"], name="ask_sess_user_history_idx"),
+            # The abandoned-session job reads only active rows by idle time (QUALITY P4).
+            models.Index(
+                fields=["last_activity_at"],
+                condition=Q(status="active"),
+                name="ask_sess_active_idle_idx",
+            ),
+            models.Index(
+                fields=["follow_up_at"],
+                condition=Q(follow_up_needed=True),
+                name="ask_sess_follow_up_due_idx",
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(status="active"), name="ask_sess_one_active_per_user"
+            ),
+            in_choices("session_type", SessionType, "ask_sess_type_valid"),
+            in_choices("trigger_source", TriggerSource, "ask_sess_trigger_valid"),
+            in_choices("active_agent_key", AgentKey, "ask_sess_agent_key_valid"),
+            in_choices("agent_origin", AgentOrigin, "ask_sess_agent_origin_valid"),
+            models.CheckConstraint(
+                condition=Q(cbt_focus="") | Q(cbt_focus__in=CbtFocus.values),
+                name="ask_sess_cbt_focus_valid",
+            ),
+            in_choices("initial_risk_level", RiskLevel, "ask_sess_initial_risk_valid"),
+            models.CheckConstraint(
+                condition=Q(final_risk_level__isnull=True)
+                | Q(final_risk_level__in=RiskLevel.values),
+                name="ask_sess_final_risk_valid",
+            ),
+            in_choices("status", SessionStatus, "ask_sess_status_valid"),
+            in_choices("phase", Phase, "ask_sess_phase_valid"),
+            models.CheckConstraint(
+                condition=Q(termination_reason__isnull=True)
+                | Q(termination_reason__in=TerminationReason.values),
+                name="ask_sess_termination_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(session_title__length__lte=SESSION_TITLE_MAX),
+                name="ask_sess_title_len",
+            ),
+            models.CheckConstraint(
+                condition=Q(session_summary__length__lte=SESSION_SUMMARY_MAX),
+                name="ask_sess_summary_len",
+            ),
+            models.CheckConstraint(
+                condition=Q(satisfaction_score__isnull=True)
+                | Q(satisfaction_score__gte=1, satisfaction_score__lte=5),
+                name="ask_sess_satisfaction_1_5",
+            ),
+            # A handoff is all three facts or none of them.
+            models.CheckConstraint(
+                condition=Q(handoff_counselor__isnull=True, handoff_time__isnull=True)
+                | Q(handoff_counselor__isnull=False, handoff_time__isnull=False),
+                name="ask_sess_handoff_complete",
+            ),
+            models.CheckConstraint(
+                condition=Q(custom_agent__isnull=False) | ~Q(agent_origin="user_custom"),
+                name="ask_sess_user_custom_has_agent",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.session_title or f"Session {str(self.id)[:8]}"
+
+    @property
+    def counselor_handoff(self) -> dict[str, Any] | None:
+        if self.handoff_counselor_id is None:
+            return None
+        return {
+            "handoff_reason": self.handoff_reason,
+            "counselor_id": self.handoff_counselor_id,
+            "handoff_time": self.handoff_time,
+        }
+
+    @property
+    def is_crisis(self) -> bool:
+        return self.session_type == self.SessionType.CRISIS_INTERVENTION
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    def is_idle(self, now: Any, *, after: Any) -> bool:
+        return self.is_active and self.last_activity_at < now - after
+
+
+class WorklineStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    PARKED = "parked", "Parked"
+    CLOSED = "closed", "Closed"
+
+
+class Workline(models.Model):
+    """A named line of work inside a session with its own head (SPEC §5)."""
+
+    Status = WorklineStatus
+
+    session = models.ForeignKey(AskSession, on_delete=models.CASCADE, related_name="worklines")
+    name = models.CharField(max_length=80)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
+    head = models.ForeignKey(
+        "AskMessage", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            in_choices("status", WorklineStatus, "workline_status_valid"),
+            models.UniqueConstraint(fields=["session", "name"], name="workline_name_per_session"),
+            models.UniqueConstraint(
+                fields=["session"], condition=Q(status="active"), name="workline_one_active"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MessageRole(models.TextChoices):
+    CLIENT = "client", "Client"
+    ANALYST = "analyst", "Analyst"
+    NARRATOR = "narrator", "Narrator"
+    COUNSELOR = "counselor", "Counselor"
+    SYSTEM = "system", "System"
+
+
+class MessageKind(models.TextChoices):
+    INTRO = "intro", "Intro"
+    HOOK = "hook", "Hook"
+    TOPIC = "topic", "Topic"
+    QUESTION_CARD = "question_card", "Question card"
+    ANSWER = "answer", "Answer"
+    RECAP = "recap", "Recap"
+    ANALYSIS = "analysis", "Analyst output"
+    INSIGHT = "insight", "Insight"
+    COMPLETION = "completion", "Completion card"
+    CLOSING = "closing", "Closing line"
+    LAST_THING = "last_thing", "One last thing"
+    NOTE = "note", "Note"
+    REPLY = "reply", "Reply"
+    MARKER = "marker", "Marker"
+    CRISIS_RESOURCES = "crisis_resources", "Crisis resources"
+    TEXT = "text", "Free text"
+
+
+class Modality(models.TextChoices):
+    TEXT = "text", "Text"
+    AUDIO = "audio", "Audio"
+    FILE = "file", "File"
+
+
+class AskMessage(models.Model):
+    """One node of the session's message tree (`ask_messages`)."""
+
+    Role = MessageRole
+    Kind = MessageKind
+
+    Modality = Modality
+
+    session = models.ForeignKey(AskSession, on_delete=models.CASCADE, related_name="messages")
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="children"
+    )
+    workline = models.ForeignKey(
+        Workline, null=True, blank=True, on_delete=models.SET_NULL, related_name="messages"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    text = models.TextField(blank=True, default="")
+    payload = models.JSONField(default=dict, blank=True)
+    modality = models.CharField(max_length=5, choices=Modality.choices, default=Modality.TEXT)
+    attachment = models.FileField(upload_to="attachments/%Y/%m/", blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "ask_messages"
+        ordering = ["created_at", "id"]
+        indexes = [
+            models.Index(fields=["session", "created_at", "id"], name="ask_msg_session_time_idx"),
+        ]
+        constraints = [
+            in_choices("role", MessageRole, "ask_msg_role_valid"),
+            in_choices("kind", MessageKind, "ask_msg_kind_valid"),
+            in_choices("modality", Modality, "ask_msg_modality_valid"),
+            models.CheckConstraint(
+                condition=~Q(parent=models.F("id")), name="ask_msg_not_own_parent"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} {self.get_kind_display()} #{self.pk}"
+
+
+class AppendOnlyError(RuntimeError):
+    """Raised when code tries to change or remove a session event."""
+
+
+class SessionEventQuerySet(models.QuerySet["SessionEvent"]):
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError("Session events are append-only; they cannot be updated.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("Session events are append-only; they cannot be deleted.")
+
+
+class SessionEvent(models.Model):
+    """The append-only log of a session. Written only by `services.event_append`."""
+
+    session = models.ForeignKey(AskSession, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    payload = models.JSONField(default=dict, blank=True)
+    actor = models.CharField(max_length=40, default="system")
+    actor_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = SessionEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["session", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seq"], name="session_event_seq_unique"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="session_event_seq_positive"),
+        ]
+        indexes = [models.Index(fields=["type", "created_at"], name="session_event_type_idx")]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.type}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("Session events are append-only; they cannot be updated.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("Session events are append-only; they cannot be deleted.")
+
+
+class UserProfile(models.Model):
+    """What Naisei knows about a client between sessions."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(max_length=80, blank=True, default="")
+    locale = models.CharField(max_length=8, default="en")
+    observed_patterns = models.JSONField(default=list, blank=True)
+    accepted_hypotheses = models.JSONField(default=list, blank=True)
+    session_count = models.PositiveIntegerField(default=0)
+    # The session schedule: ISO weekdays (1 = Monday … 7 = Sunday) at a local time in a zone.
+    schedule_weekdays = models.JSONField(default=list, blank=True)
+    schedule_time = models.TimeField(null=True, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
+    typical_activity_time = models.TimeField(null=True, blank=True)
+    missed_in_row = models.PositiveIntegerField(default=0)
+    is_minor = models.BooleanField(default=False)
+    on_duty = models.BooleanField(
+        default=False, help_text="Counselors only: receives live crisis alerts."
+    )
+    vault_export_consent = models.BooleanField(default=False)
+    vault_export_consented_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Profile of {self.user}"
+
+    def clean(self) -> None:
+        weekdays = self.schedule_weekdays
+        if not isinstance(weekdays, list) or not all(
+            isinstance(day, int) and 1 <= day <= 7 for day in weekdays
+        ):
+            raise ValidationError({"schedule_weekdays": "ISO weekdays 1 (Mon) to 7 (Sun)."})
+
+
+class CaseloadAssignment(models.Model):
+    """An explicit client ↔ counselor assignment: the counselor's caseload (SPEC §1)."""
+
+    counselor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="caseload"
+    )
+    client = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="counselors"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["counselor", "client"], name="caseload_unique_pair"),
+            models.CheckConstraint(
+                condition=~Q(counselor=models.F("client")), name="caseload_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.counselor} → {self.client}"
+
+
+class NotificationKind(models.TextChoices):
+    RESUME_SESSION = "resume_session", "Resume session"
+    REACTIVATION = "reactivation", "Reactivation"
+    FOLLOW_UP = "follow_up", "Follow-up due"
+    CRISIS_ALERT = "crisis_alert", "Crisis alert"
+    SCHEDULE_CHANGED = "schedule_changed", "Schedule changed"
+
+
+class Notification(models.Model):
+    """Something to tell a user, now or later; delivered by the notification job (SPEC §7)."""
+
+    Kind = NotificationKind
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    payload = models.JSONField(default=dict, blank=True)
+    session = models.ForeignKey(
+        AskSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="notifications"
+    )
+    # Jobs that may run twice name what they notify about here; the database then refuses the
+    # duplicate instead of a check-then-insert that two workers could both pass.
+    dedupe_key = models.CharField(max_length=120, blank=True, default="")
+    scheduled_for = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-scheduled_for", "-id"]
+        indexes = [
+            models.Index(fields=["user", "-scheduled_for"], name="notification_inbox_idx"),
+            models.Index(
+                fields=["scheduled_for"],
+                condition=Q(sent_at__isnull=True),
+                name="notification_due_idx",
+            ),
+        ]
+        constraints = [
+            in_choices("kind", NotificationKind, "notification_kind_valid"),
+            models.UniqueConstraint(
+                fields=["user", "kind", "dedupe_key"],
+                condition=~Q(dedupe_key=""),
+                name="notification_dedupe",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for {self.user}"

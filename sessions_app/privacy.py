@@ -1,0 +1,62 @@
+"""Privacy classes of the session fields, in one table (schema §2, SPEC §2).
+
+P1 < P2 < P3. Representations are built from this table: a client never receives a P3 field,
+and nobody but counselors, ops and services may write one.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class Privacy(IntEnum):
+    P1 = 1
+    P2 = 2
+    P3 = 3
+
+
+# Keyed by the schema's own field names, as they appear in JSON.
+SESSION_FIELD_PRIVACY: dict[str, Privacy] = {
+    "_id": Privacy.P2,
+    "user_id": Privacy.P2,
+    "dify_conversation_id": Privacy.P1,
+    "session_title": Privacy.P2,
+    "session_type": Privacy.P1,
+    "trigger_source": Privacy.P1,
+    "active_agent_key": Privacy.P1,
+    "custom_agent_id": Privacy.P1,
+    "agent_origin": Privacy.P1,
+    "agent_snapshot": Privacy.P2,
+    "conversation_variables": Privacy.P2,
+    "modality_flags": Privacy.P1,
+    "voice_config": Privacy.P2,
+    "cbt_focus": Privacy.P2,
+    "initial_risk_level": Privacy.P3,
+    "final_risk_level": Privacy.P3,
+    "session_summary": Privacy.P2,
+    "key_insights": Privacy.P2,
+    "cbt_techniques_used": Privacy.P2,
+    "generated_task_ids": Privacy.P1,
+    "counselor_handoff": Privacy.P3,
+    "satisfaction_score": Privacy.P2,
+    "follow_up_needed": Privacy.P1,
+    "follow_up_at": Privacy.P1,
+    "message_count": Privacy.P1,
+    "audio_message_count": Privacy.P1,
+    "attachment_count": Privacy.P1,
+    "duration_seconds": Privacy.P1,
+    "intervention_triggered": Privacy.P3,
+    "createdAt": Privacy.P1,
+    "updatedAt": Privacy.P1,
+    "endedAt": Privacy.P1,
+    "is_deleted": Privacy.P2,
+}
+
+P3_FIELDS: frozenset[str] = frozenset(
+    name for name, level in SESSION_FIELD_PRIVACY.items() if level is Privacy.P3
+)
+
+
+def fields_up_to(level: Privacy) -> list[str]:
+    """Schema field names whose class is at most `level`, in schema order."""
+    return [name for name, cls in SESSION_FIELD_PRIVACY.items() if cls <= level]

@@ -180,6 +180,9 @@ if LLM_PROVIDER not in {"anthropic", "offline", "scripted"}:
 if LLM_PROVIDER == "anthropic" and not ANTHROPIC_API_KEY:
     raise ImproperlyConfigured("LLM_PROVIDER=anthropic needs ANTHROPIC_API_KEY")
 
+# Input budget for a materialized prompt (SPEC §5): past it, older turns are compacted.
+LLM_CONTEXT_BUDGET_TOKENS = env_int("LLM_CONTEXT_BUDGET_TOKENS", 6000, minimum=200)
+
 # --- Auth, REST -----------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -444,6 +444,12 @@ class Workline(models.Model):
     head = models.ForeignKey(
         "AskMessage", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Compaction cache (SPEC §5): the path up to and including `compacted_through` is sent to the
+    # LLM as `compaction_summary`, reused turn after turn until the tail outgrows the budget.
+    compacted_through = models.ForeignKey(
+        "AskMessage", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    compaction_summary = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -534,6 +540,44 @@ class AskMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_role_display()} {self.get_kind_display()} #{self.pk}"
+
+
+class SpinOffProposal(models.Model):
+    """A proposal to move messages A…B of one workline into another (SPEC §5 spin-off)."""
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", "Proposed"
+        AGREED = "agreed", "Agreed"
+        DECLINED = "declined", "Declined"
+
+    session = models.ForeignKey(AskSession, on_delete=models.CASCADE, related_name="spin_offs")
+    source = models.ForeignKey(Workline, on_delete=models.CASCADE, related_name="+")
+    target = models.ForeignKey(
+        Workline, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    new_workline_name = models.CharField(max_length=80, blank=True, default="")
+    from_message = models.ForeignKey(AskMessage, on_delete=models.CASCADE, related_name="+")
+    to_message = models.ForeignKey(AskMessage, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PROPOSED)
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["proposed", "agreed", "declined"]),
+                name="spin_off_status_valid",
+            ),
+            # A target workline, or the name of the one to create when agreed.
+            models.CheckConstraint(
+                condition=Q(target__isnull=False) | ~Q(new_workline_name=""),
+                name="spin_off_has_target",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Spin-off {self.from_message_id}–{self.to_message_id} ({self.status})"
 
 
 class AppendOnlyError(RuntimeError):

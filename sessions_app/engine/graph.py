@@ -1,0 +1,455 @@
+"""The session graph (SPEC §5): a tree of messages, worklines with their own heads, spin-off.
+
+A workline's path is the parent chain from its head up to a root, keeping only the messages that
+belong to that workline: messages spun off elsewhere drop out of the source's path without any
+row being deleted, and a new workline's path starts where its own messages start. Everything the
+LLM sees comes from `materialize`, which walks only the active workline's path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from sessions_app.errors import ApplicationError
+from sessions_app.models import (
+    SESSION_MESSAGES_MAX,
+    AskMessage,
+    AskSession,
+    Workline,
+)
+from sessions_app.services import event_append
+
+MAIN_WORKLINE = "main"
+# Events that count as a "decision" for the scope strip.
+DECISION_EVENTS = (
+    "message.forked",
+    "workline.created",
+    "workline.activated",
+    "workline.spin_off",
+    "transition.applied",
+)
+
+
+def invalid(detail: str, **fields: Any) -> ApplicationError:
+    return ApplicationError("E_VALIDATION", detail, status=400, fields=fields)
+
+
+# --- reads ----------------------------------------------------------------------------------
+
+
+def session_messages(session: AskSession) -> dict[int, AskMessage]:
+    """Every message of the session by id, in one query; sessions are bounded (≤ 100 + cards)."""
+    return {m.pk: m for m in AskMessage.objects.filter(session=session).order_by("id")}
+
+
+def workline_path(
+    workline: Workline, *, messages: dict[int, AskMessage] | None = None
+) -> list[AskMessage]:
+    """Root → head of the workline: its timeline, and the only thing an LLM is ever sent."""
+    if workline.head_id is None:
+        return []
+    messages = messages if messages is not None else session_messages(workline.session)
+    path: list[AskMessage] = []
+    node = messages.get(workline.head_id)
+    while node is not None:
+        if node.workline_id == workline.pk:
+            path.append(node)
+        node = messages.get(node.parent_id) if node.parent_id else None
+    path.reverse()
+    return path
+
+
+def open_cards(path: list[AskMessage]) -> int:
+    """Cards of the open batch not yet answered on this path.
+
+    A batch opens with a message whose payload carries `cards`; a card counts as dealt once a
+    `question_card` with its `card_id` follows, and as answered once anything follows that.
+    """
+    for index in range(len(path) - 1, -1, -1):
+        cards = path[index].payload.get("cards") if isinstance(path[index].payload, dict) else None
+        if cards:
+            dealt = {
+                m.payload.get("card_id")
+                for m in path[index + 1 :]
+                if m.kind == AskMessage.Kind.QUESTION_CARD
+            }
+            pending = sum(1 for card in cards if card.get("id") not in dealt)
+            head_unanswered = path[-1].kind == AskMessage.Kind.QUESTION_CARD
+            return pending + (1 if head_unanswered else 0)
+    return 0
+
+
+@dataclass
+class TreeNode:
+    id: int
+    parent_id: int | None
+    workline_id: int | None
+    role: str
+    kind: str
+    text: str
+    created_at: Any
+    children: list[int] = field(default_factory=list)
+
+
+@dataclass
+class SessionTree:
+    roots: list[int]
+    nodes: dict[int, TreeNode]
+    branch_points: list[int]
+    leaves: list[int]
+
+
+def session_tree(session: AskSession) -> SessionTree:
+    messages = session_messages(session)
+    nodes = {
+        m.pk: TreeNode(m.pk, m.parent_id, m.workline_id, m.role, m.kind, m.text, m.created_at)
+        for m in messages.values()
+    }
+    roots = []
+    for node in nodes.values():
+        if node.parent_id is None:
+            roots.append(node.id)
+        else:
+            nodes[node.parent_id].children.append(node.id)
+    return SessionTree(
+        roots=roots,
+        nodes=nodes,
+        branch_points=[n.id for n in nodes.values() if len(n.children) > 1],
+        leaves=[n.id for n in nodes.values() if not n.children],
+    )
+
+
+@dataclass(frozen=True)
+class WorklineSummary:
+    id: int
+    name: str
+    status: str
+    head_id: int | None
+    message_count: int
+    open_cards: int
+    is_active: bool
+
+
+def worklines_index(session: AskSession) -> list[WorklineSummary]:
+    messages = session_messages(session)
+    summaries = []
+    for workline in Workline.objects.filter(session=session).order_by("created_at", "id"):
+        path = workline_path(workline, messages=messages)
+        summaries.append(
+            WorklineSummary(
+                id=workline.pk,
+                name=workline.name,
+                status=workline.status,
+                head_id=workline.head_id,
+                message_count=len(path),
+                open_cards=open_cards(path),
+                is_active=workline.status == Workline.Status.ACTIVE,
+            )
+        )
+    return summaries
+
+
+@dataclass(frozen=True)
+class ScopeStrip:
+    branches: int
+    open_worklines: int
+    open_batch: int
+    last_decision: dict[str, Any] | None
+
+
+def scope_strip(session: AskSession) -> ScopeStrip:
+    tree = session_tree(session)
+    index = worklines_index(session)
+    active = next((w for w in index if w.is_active), None)
+    decision = (
+        session.events.filter(type__in=DECISION_EVENTS)
+        .order_by("-seq")
+        .values("id", "seq", "type", "created_at")
+        .first()
+    )
+    return ScopeStrip(
+        branches=len(tree.leaves),
+        open_worklines=sum(1 for w in index if w.status != Workline.Status.CLOSED),
+        open_batch=active.open_cards if active else 0,
+        last_decision=decision,
+    )
+
+
+# --- materialization -----------------------------------------------------------------------
+
+LLM_ROLE = {
+    AskMessage.Role.CLIENT: "user",
+    AskMessage.Role.COUNSELOR: "user",
+    AskMessage.Role.ANALYST: "assistant",
+    AskMessage.Role.NARRATOR: "assistant",
+    AskMessage.Role.SYSTEM: "assistant",
+}
+
+
+def estimate_tokens(text: str) -> int:
+    """A deterministic estimate (≈ 4 characters a token) used for budgets on every provider."""
+    return len(text) // 4 + 4
+
+
+def extractive_summary(messages: list[dict[str, str]]) -> str:
+    """The default compaction: the first sentence of each earlier turn, in order."""
+    lines = []
+    for message in messages:
+        first = message["content"].strip().split("\n")[0]
+        first = first.split(". ")[0][:160]
+        lines.append(f"{'Client' if message['role'] == 'user' else 'Guide'}: {first}")
+    return "Earlier in this line of work:\n" + "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Materialized:
+    messages: list[dict[str, str]]
+    scope_summary: str
+    compacted: bool
+    input_tokens: int
+
+
+def _to_llm(path: list[AskMessage]) -> list[tuple[int, dict[str, str]]]:
+    """Path messages as LLM turns, consecutive same-role turns merged (ids kept for caching)."""
+    turns: list[tuple[int, dict[str, str]]] = []
+    for message in path:
+        if not message.text:
+            continue
+        role = LLM_ROLE[message.role]
+        if turns and turns[-1][1]["role"] == role:
+            merged = turns[-1][1]["content"] + "\n\n" + message.text
+            turns[-1] = (message.pk, {"role": role, "content": merged})
+        else:
+            turns.append((message.pk, {"role": role, "content": message.text}))
+    return turns
+
+
+def _tokens(messages: list[dict[str, str]]) -> int:
+    return sum(estimate_tokens(m["content"]) for m in messages)
+
+
+def materialize(
+    session: AskSession,
+    *,
+    budget_tokens: int | None = None,
+    summarize: Callable[[list[dict[str, str]]], str] = extractive_summary,
+) -> Materialized:
+    """The `messages[]` for an LLM call: ONLY root → head of the active workline (SPEC §5).
+
+    Over the budget, the older part becomes a summary that is cached on the workline and reused
+    until the uncompacted tail alone outgrows the budget again.
+    """
+    budget = budget_tokens or settings.LLM_CONTEXT_BUDGET_TOKENS
+    workline = session.active_workline
+    others = Workline.objects.filter(session=session).exclude(status=Workline.Status.CLOSED)
+    other_count = others.exclude(pk=getattr(workline, "pk", None)).count()
+    scope = f"{other_count} other open workline{'s' if other_count != 1 else ''}"
+    if workline is None:
+        return Materialized([], scope, False, 0)
+    turns = _to_llm(workline_path(workline))
+    ids = [turn_id for turn_id, _ in turns]
+    plain = [turn for _, turn in turns]
+    if _tokens(plain) <= budget and workline.compacted_through_id not in ids:
+        return Materialized(plain, scope, False, _tokens(plain))
+    summary_text, tail = _compacted(workline, turns, budget, summarize)
+    compacted = [_summary_turn(summary_text), *tail]
+    return Materialized(compacted, scope, True, _tokens(compacted))
+
+
+def _summary_turn(summary_text: str) -> dict[str, str]:
+    return {"role": "user", "content": f"[Summary of earlier turns]\n{summary_text}"}
+
+
+def _bounded(text: str, tokens: int) -> str:
+    """Trim a summary to its token share, keeping its beginning and its most recent end."""
+    limit = max(tokens - 4, 8) * 4
+    if len(text) <= limit:
+        return text
+    half = (limit - 3) // 2
+    return f"{text[:half]}\n…\n{text[-half:]}"
+
+
+def _compacted(
+    workline: Workline,
+    turns: list[tuple[int, dict[str, str]]],
+    budget: int,
+    summarize: Callable[[list[dict[str, str]]], str],
+) -> tuple[str, list[dict[str, str]]]:
+    ids = [turn_id for turn_id, _ in turns]
+    if workline.compacted_through_id in ids:
+        cut = ids.index(workline.compacted_through_id) + 1
+        tail = [turn for _, turn in turns[cut:]]
+        if _tokens([_summary_turn(workline.compaction_summary), *tail]) <= budget:
+            return workline.compaction_summary, tail
+    # Recompute: the summary and the kept recent turns take a quarter of the budget each, so
+    # the next half of the budget fills up turn by turn before anything is summarised again.
+    cut, kept = len(turns), 0
+    while cut > 1 and kept + estimate_tokens(turns[cut - 1][1]["content"]) <= budget // 4:
+        cut -= 1
+        kept += estimate_tokens(turns[cut][1]["content"])
+    summary_text = _bounded(summarize([turn for _, turn in turns[:cut]]), budget // 4)
+    workline.compacted_through_id = turns[cut - 1][0]
+    workline.compaction_summary = summary_text
+    Workline.objects.filter(pk=workline.pk).update(
+        compacted_through_id=workline.compacted_through_id, compaction_summary=summary_text
+    )
+    return summary_text, [turn for _, turn in turns[cut:]]
+
+
+# --- writes ---------------------------------------------------------------------------------
+
+
+def _locked(session: AskSession) -> AskSession:
+    # Every graph write moves a head; taking the session row first serialises them per session.
+    return (
+        AskSession.objects.select_for_update().select_related("active_workline").get(pk=session.pk)
+    )
+
+
+@transaction.atomic
+def workline_ensure_main(*, session: AskSession) -> Workline:
+    locked = _locked(session)
+    if locked.active_workline is not None:
+        session.active_workline = locked.active_workline
+        return locked.active_workline
+    workline, _ = Workline.objects.get_or_create(session=session, name=MAIN_WORKLINE)
+    Workline.objects.filter(pk=workline.pk).update(status=Workline.Status.ACTIVE)
+    workline.status = Workline.Status.ACTIVE
+    AskSession.objects.filter(pk=session.pk).update(active_workline=workline)
+    session.active_workline = workline
+    return workline
+
+
+@transaction.atomic
+def message_append(
+    *,
+    session: AskSession,
+    role: str,
+    kind: str,
+    text: str = "",
+    payload: dict[str, Any] | None = None,
+    modality: str = AskMessage.Modality.TEXT,
+) -> AskMessage:
+    """Append a message under the active workline's head and move the head to it."""
+    locked = _locked(session)
+    if locked.message_count >= SESSION_MESSAGES_MAX:
+        raise ApplicationError(
+            "E_SESSION_TOO_LONG",
+            f"A session holds at most {SESSION_MESSAGES_MAX} messages.",
+            status=409,
+        )
+    workline = locked.active_workline or workline_ensure_main(session=locked)
+    message = AskMessage.objects.create(
+        session=locked,
+        parent_id=workline.head_id,
+        workline=workline,
+        role=role,
+        kind=kind,
+        text=text,
+        payload=payload or {},
+        modality=modality,
+    )
+    Workline.objects.filter(pk=workline.pk).update(head=message, updated_at=timezone.now())
+    AskSession.objects.filter(pk=session.pk).update(
+        message_count=F("message_count") + 1, updated_at=timezone.now()
+    )
+    session.active_workline = workline
+    workline.head = message
+    session.message_count = locked.message_count + 1
+    return message
+
+
+@transaction.atomic
+def message_fork(*, session: AskSession, from_message: AskMessage, by: Any = None) -> Workline:
+    """Continue from `from_message`: the active workline's head moves there; nothing is deleted.
+
+    The next message becomes its child, so editing an earlier answer is a fork from its card.
+    """
+    locked = _locked(session)
+    workline = locked.active_workline
+    if from_message.session_id != session.pk:
+        raise invalid("That message belongs to another session.", message_id="not in session")
+    if workline is None or from_message.workline_id != workline.pk:
+        raise invalid(
+            "Continue from a message of the active workline (switch to its workline first).",
+            message_id="not in the active workline",
+        )
+    previous = workline.head_id
+    Workline.objects.filter(pk=workline.pk).update(head=from_message, updated_at=timezone.now())
+    workline.head = from_message
+    session.active_workline = workline
+    event_append(
+        session=locked,
+        type="message.forked",
+        payload={
+            "workline": workline.pk,
+            "from_message": from_message.pk,
+            "previous_head": previous,
+        },
+        actor="client" if by is None or by == session.user else "counselor",
+        actor_user=by,
+    )
+    return workline
+
+
+@transaction.atomic
+def workline_create(
+    *, session: AskSession, name: str, activate: bool = True, by: Any = None
+) -> Workline:
+    name = (name or "").strip()
+    if not name or len(name) > 80:
+        raise invalid("A workline needs a name of 1 to 80 characters.", name="1–80 characters")
+    locked = _locked(session)
+    if Workline.objects.filter(session=locked, name=name).exists():
+        raise invalid(f"A workline named {name!r} already exists.", name="already exists")
+    workline = Workline.objects.create(session=locked, name=name, status=Workline.Status.PARKED)
+    event_append(
+        session=locked,
+        type="workline.created",
+        payload={"workline": workline.pk, "name": name},
+        actor_user=by,
+    )
+    if activate:
+        _activate(locked, workline, by=by)
+    session.active_workline = locked.active_workline
+    return workline
+
+
+@transaction.atomic
+def workline_activate(*, session: AskSession, workline: Workline, by: Any = None) -> Workline:
+    """Switch focus: every workline keeps its head; the composer writes under this one's."""
+    locked = _locked(session)
+    if workline.session_id != locked.pk:
+        raise invalid("That workline belongs to another session.", workline="not in session")
+    if workline.status == Workline.Status.CLOSED:
+        raise invalid("A closed workline cannot be activated.", workline="closed")
+    _activate(locked, workline, by=by)
+    session.active_workline = locked.active_workline
+    return locked.active_workline
+
+
+def _activate(locked: AskSession, workline: Workline, *, by: Any) -> None:
+    if locked.active_workline_id == workline.pk:
+        return
+    # Park first: the database allows one active workline per session at any moment.
+    Workline.objects.filter(session=locked, status=Workline.Status.ACTIVE).update(
+        status=Workline.Status.PARKED
+    )
+    Workline.objects.filter(pk=workline.pk).update(status=Workline.Status.ACTIVE)
+    workline.status = Workline.Status.ACTIVE
+    previous = locked.active_workline_id
+    AskSession.objects.filter(pk=locked.pk).update(active_workline=workline)
+    locked.active_workline = workline
+    event_append(
+        session=locked,
+        type="workline.activated",
+        payload={"workline": workline.pk, "previous": previous},
+        actor_user=by,
+    )

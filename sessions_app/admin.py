@@ -290,7 +290,8 @@ class UserProfileAdmin(admin.ModelAdmin):
 @admin.register(CaseloadAssignment)
 class CaseloadAssignmentAdmin(admin.ModelAdmin):
     list_display = ("counselor", "client", "created_at")
-    list_filter = ("counselor",)
+    # Only users who actually are counselors in some assignment, not every user.
+    list_filter = (("counselor", admin.RelatedOnlyFieldListFilter),)
     search_fields = ("counselor__username", "client__username")
     list_select_related = ("counselor", "client")
     autocomplete_fields = ("counselor", "client")

@@ -196,7 +196,8 @@ SCHEMA_COLUMNS = (
 
 def _when(value: str) -> datetime:
     parsed = parse_datetime(value)
-    assert parsed is not None, value
+    if parsed is None:
+        raise ValueError(f"not an ISO datetime: {value!r}")
     return parsed
 
 

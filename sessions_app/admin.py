@@ -1,0 +1,319 @@
+"""Django admin for every sessions_app model (SPEC §1 ops, §8 last bullet).
+
+Ops (superusers and the ops group) see every row, soft-deleted ones included. Counselors are
+staff with view permissions; their changelists are narrowed to their caseload and hand-offs so
+that the admin is not a side door around the crisis rule of §1. The event log can be read here
+but never written: `services.event_append` is its only writer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+
+from sessions_app.models import (
+    AskAgent,
+    AskMessage,
+    AskSession,
+    CaseloadAssignment,
+    Notification,
+    SessionEvent,
+    UserProfile,
+    Workline,
+)
+from sessions_app.roles import Role, role_of
+
+
+def _sees_everything(request: HttpRequest) -> bool:
+    return role_of(request.user) == Role.OPS
+
+
+def _sessions_of_counselor(user: Any, prefix: str = "") -> Q:
+    """Sessions a counselor may read: its caseload's and those handed off to it (SPEC §1)."""
+    caseload = CaseloadAssignment.objects.filter(counselor=user).values("client_id")
+    # A subquery rather than a join through the assignments, so that a client with several
+    # counselors does not repeat rows in the changelist.
+    return Q(**{f"{prefix}user_id__in": caseload}) | Q(**{f"{prefix}handoff_counselor": user})
+
+
+class CounselorScopedAdmin(admin.ModelAdmin):
+    """Everything for ops; for anyone else only rows tied to sessions they may read."""
+
+    # Path from this model to its AskSession ("" for AskSession itself, "session__" otherwise).
+    session_path: str = "session__"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset = super().get_queryset(request)
+        if _sees_everything(request):
+            return queryset
+        return queryset.filter(_sessions_of_counselor(request.user, self.session_path))
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SessionEventInline(ReadOnlyInline):
+    model = SessionEvent
+    fields = readonly_fields = ("seq", "type", "actor", "actor_user", "payload", "created_at")
+    ordering = ("seq",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SessionEvent]:
+        return super().get_queryset(request).select_related("actor_user").order_by("seq")
+
+
+class WorklineInline(ReadOnlyInline):
+    model = Workline
+    fk_name = "session"
+    fields = readonly_fields = ("name", "status", "head_id", "created_at", "updated_at")
+
+
+@admin.register(AskSession)
+class AskSessionAdmin(CounselorScopedAdmin):
+    session_path = ""
+    list_display = (
+        "__str__",
+        "user",
+        "session_type",
+        "trigger_source",
+        "active_agent_key",
+        "status",
+        "phase",
+        "initial_risk_level",
+        "final_risk_level",
+        "handoff_counselor",
+        "message_count",
+        "is_deleted",
+        "created_at",
+    )
+    list_filter = (
+        "session_type",
+        "trigger_source",
+        "active_agent_key",
+        "agent_origin",
+        "cbt_focus",
+        "initial_risk_level",
+        "final_risk_level",
+        "status",
+        "phase",
+        "termination_reason",
+        "intervention_triggered",
+        "follow_up_needed",
+        "is_deleted",
+    )
+    search_fields = (
+        "session_title",
+        "session_summary",
+        "=dify_conversation_id",
+        "user__username",
+        "user__email",
+    )
+    date_hierarchy = "created_at"
+    list_select_related = ("user", "handoff_counselor")
+    autocomplete_fields = ("user", "custom_agent", "handoff_counselor")
+    raw_id_fields = ("active_workline",)
+    readonly_fields = ("id", "created_at", "updated_at", "event_seq", "messages_link")
+    inlines = (WorklineInline, SessionEventInline)
+    fieldsets = (
+        (None, {"fields": ("id", "user", "dify_conversation_id", "session_title", "locale")}),
+        (
+            "Schema: type and agent",
+            {
+                "fields": (
+                    ("session_type", "trigger_source"),
+                    ("active_agent_key", "agent_origin", "custom_agent"),
+                    "agent_snapshot",
+                    "conversation_variables",
+                    ("modality_flags", "voice_config"),
+                    "cbt_focus",
+                )
+            },
+        ),
+        (
+            "Schema: risk and outcome",
+            {
+                "fields": (
+                    ("initial_risk_level", "final_risk_level", "intervention_triggered"),
+                    "session_summary",
+                    ("key_insights", "cbt_techniques_used", "generated_task_ids"),
+                    ("satisfaction_score", "follow_up_needed", "follow_up_at"),
+                )
+            },
+        ),
+        (
+            "Counts and times",
+            {
+                "fields": (
+                    ("message_count", "audio_message_count", "attachment_count"),
+                    "duration_seconds",
+                    ("created_at", "updated_at", "ended_at"),
+                    ("is_deleted", "deleted_at"),
+                    "messages_link",
+                )
+            },
+        ),
+        ("Counselor handoff", {"fields": ("handoff_reason", "handoff_counselor", "handoff_time")}),
+        (
+            "Engine state",
+            {
+                "classes": ("collapse",),
+                "fields": (
+                    ("status", "phase", "termination_reason"),
+                    ("turn_count", "ready_to_close", "last_activity_at"),
+                    "active_workline",
+                    ("current_intent_code", "current_step_code"),
+                    "slots",
+                    ("handoff_count", "soft_insertion_count"),
+                    ("suspended_intent", "resumable_step_code"),
+                    "resumable_slots",
+                    "event_seq",
+                ),
+            },
+        ),
+    )
+
+    @admin.display(description="Messages")
+    def messages_link(self, obj: AskSession) -> str:
+        if obj.pk is None:
+            return "—"
+        url = reverse("admin:sessions_app_askmessage_changelist")
+        return format_html(
+            '<a href="{}?session__id__exact={}">{} messages</a>', url, obj.pk, obj.messages.count()
+        )
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Sessions are soft-deleted (schema §5: kept for audit); their events are protected
+        # rows, so a hard delete would fail half-way anyway.
+        return False
+
+
+@admin.register(Workline)
+class WorklineAdmin(CounselorScopedAdmin):
+    list_display = ("name", "session", "status", "head", "created_at")
+    list_filter = ("status",)
+    search_fields = ("name", "session__session_title", "session__user__username")
+    list_select_related = ("session", "head")
+    autocomplete_fields = ("session",)
+    raw_id_fields = ("head",)
+
+
+@admin.register(AskMessage)
+class AskMessageAdmin(CounselorScopedAdmin):
+    list_display = ("__str__", "session", "role", "kind", "modality", "short_text", "created_at")
+    list_filter = ("role", "kind", "modality")
+    search_fields = ("text", "session__session_title", "session__user__username")
+    date_hierarchy = "created_at"
+    list_select_related = ("session",)
+    autocomplete_fields = ("session", "workline")
+    raw_id_fields = ("parent",)
+
+    @admin.display(description="Text")
+    def short_text(self, obj: AskMessage) -> str:
+        return obj.text if len(obj.text) <= 80 else f"{obj.text[:79]}…"
+
+
+@admin.register(SessionEvent)
+class SessionEventAdmin(CounselorScopedAdmin):
+    """Read-only: the log is append-only and written only by `services.event_append`."""
+
+    list_display = ("session", "seq", "type", "actor", "actor_user", "created_at")
+    list_filter = ("type", "actor")
+    search_fields = ("type", "session__session_title", "session__user__username")
+    date_hierarchy = "created_at"
+    list_select_related = ("session", "actor_user")
+    ordering = ("-created_at", "-id")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [field.name for field in self.model._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(AskAgent)
+class AskAgentAdmin(admin.ModelAdmin):
+    list_display = ("name", "key", "origin", "owner", "version", "external_agent_id")
+    list_filter = ("key", "origin")
+    search_fields = ("name", "persona", "external_agent_id", "owner__username")
+    list_select_related = ("owner",)
+    autocomplete_fields = ("owner",)
+
+
+@admin.register(UserProfile)
+class UserProfileAdmin(admin.ModelAdmin):
+    list_display = (
+        "user",
+        "display_name",
+        "locale",
+        "time_zone",
+        "schedule_weekdays",
+        "schedule_time",
+        "session_count",
+        "missed_in_row",
+        "on_duty",
+    )
+    list_filter = ("locale", "on_duty", "is_minor", "vault_export_consent")
+    search_fields = ("user__username", "user__email", "display_name")
+    list_select_related = ("user",)
+    autocomplete_fields = ("user",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[UserProfile]:
+        queryset = super().get_queryset(request)
+        if _sees_everything(request):
+            return queryset
+        caseload = CaseloadAssignment.objects.filter(counselor=request.user).values("client_id")
+        return queryset.filter(Q(user_id__in=caseload) | Q(user=request.user))
+
+
+@admin.register(CaseloadAssignment)
+class CaseloadAssignmentAdmin(admin.ModelAdmin):
+    list_display = ("counselor", "client", "created_at")
+    # Only users who actually are counselors in some assignment, not every user.
+    list_filter = (("counselor", admin.RelatedOnlyFieldListFilter),)
+    search_fields = ("counselor__username", "client__username")
+    list_select_related = ("counselor", "client")
+    autocomplete_fields = ("counselor", "client")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[CaseloadAssignment]:
+        queryset = super().get_queryset(request)
+        if _sees_everything(request):
+            return queryset
+        return queryset.filter(counselor=request.user)
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ("kind", "user", "session", "scheduled_for", "sent_at", "read_at")
+    list_filter = ("kind", ("sent_at", admin.EmptyFieldListFilter))
+    search_fields = ("user__username", "dedupe_key")
+    date_hierarchy = "scheduled_for"
+    list_select_related = ("user", "session")
+    autocomplete_fields = ("user", "session")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Notification]:
+        queryset = super().get_queryset(request)
+        if _sees_everything(request):
+            return queryset
+        return queryset.filter(user=request.user)

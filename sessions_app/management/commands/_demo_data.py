@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 -- the Chinese schema examples are kept verbatim, full-width punctuation too.
 """The demo's people, agents and sessions, as plain data; `demo.py` loads them.
 
 Kept apart from the loader so the story can be read (and changed) without the ORM around it.

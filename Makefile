@@ -12,7 +12,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help install run serve test test-postgres lint format bench lock
+.PHONY: help install run serve start test test-postgres lint format bench lock
 
 help:
 	@echo "make run    install, migrate, load demo data, serve web + worker on http://$(HOST):$(PORT)"
@@ -34,17 +34,24 @@ install: $(BIN)/.installed
 run: install
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
-	@$(MAKE) --no-print-directory serve
+	@$(MAKE) --no-print-directory start
 
-# Web (daphne, via the ASGI runserver) and the django-q cluster together; Ctrl-C stops both.
-serve:
-	@echo ""
-	@echo "Naisei is starting on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
+# Serve an already migrated database, printing the demo logins first.
+serve: install
 	@$(BIN)/python manage.py demo --logins
-	@trap 'kill 0' INT TERM EXIT; \
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload & \
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(BIN)/python manage.py qcluster & \
-	wait
+	@$(MAKE) --no-print-directory start
+
+# Web (daphne, via the ASGI runserver) and the django-q cluster together. Ctrl-C, or either of
+# them stopping, stops both.
+start:
+	@echo ""
+	@echo "Naisei is running on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
+	@echo "The LLM engine is the offline rule-based one unless ANTHROPIC_API_KEY is set."
+	@export DJANGO_DEBUG=$${DJANGO_DEBUG:-1}; \
+	$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload & web=$$!; \
+	$(BIN)/python manage.py qcluster & worker=$$!; \
+	trap 'kill -TERM $$web $$worker 2>/dev/null; wait $$web $$worker' INT TERM EXIT; \
+	wait -n $$web $$worker
 
 test: install
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=tests.settings

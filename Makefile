@@ -50,7 +50,7 @@ start:
 	@export DJANGO_DEBUG=$${DJANGO_DEBUG:-1}; \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload & web=$$!; \
 	$(BIN)/python manage.py qcluster & worker=$$!; \
-	trap 'kill -TERM $$web $$worker 2>/dev/null; wait $$web $$worker' INT TERM EXIT; \
+	trap 'trap - INT TERM EXIT; kill -TERM $$web $$worker 2>/dev/null; wait' INT TERM EXIT; \
 	wait -n $$web $$worker
 
 test: install

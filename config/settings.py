@@ -196,12 +196,12 @@ LOGIN_URL = "/admin/login/"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # First, so an unauthenticated request gets 401 with `WWW-Authenticate: Token`.
-        "sessions_app.authentication.TokenAuthentication",
+        "sessions_app.api_plugins.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["sessions_app.authentication.JSONParser"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["sessions_app.api_plugins.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["sessions_app.api_plugins.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "sessions_app.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -34,7 +34,7 @@ class ApiView(APIView):
 
 
 class TokenScheme(OpenApiAuthenticationExtension):
-    target_class = "sessions_app.authentication.TokenAuthentication"
+    target_class = "sessions_app.api_plugins.TokenAuthentication"
     name = "tokenAuth"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:

@@ -25,10 +25,10 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from sessions_app.api_plugins import JSONRenderer
 from sessions_app.errors import ApplicationError
 from sessions_app.models import IdempotencyRecord
 

@@ -1,4 +1,4 @@
-"""DRF authentication and parsing plugins named in settings.
+"""DRF plugins named in settings: authentication, parsing, rendering.
 
 Kept apart from the views: DRF imports these while `rest_framework.views` is still loading.
 """
@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils import timezone
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
-from rest_framework import exceptions, parsers
+from rest_framework import exceptions, parsers, renderers
 
 _TOKEN_RE = re.compile(r"[A-Za-z0-9]{15,128}")
 
@@ -43,3 +43,20 @@ class JSONParser(parsers.JSONParser):
             return super().parse(stream, media_type, parser_context)
         except RecursionError:  # absurdly nested JSON is bad input, not a server error
             raise exceptions.ParseError("JSON nested too deeply.") from None
+
+
+class JSONRenderer(renderers.JSONRenderer):
+    """UTF-8 JSON; falls back to \\u escapes when a string cannot be encoded.
+
+    An error message may quote the caller's input, and JSON may carry a lone surrogate that no
+    UTF-8 encoder accepts: answering that with a 500 would let input crash the API.
+    """
+
+    def render(
+        self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None
+    ) -> bytes:
+        try:
+            return super().render(data, accepted_media_type, renderer_context)
+        except UnicodeEncodeError:
+            self.ensure_ascii = True
+            return super().render(data, accepted_media_type, renderer_context)

@@ -219,6 +219,12 @@ class MessageExportOutput(serializers.Serializer):
 class SessionExportOutput(SessionOutput):
     messages = MessageExportOutput(many=True)
 
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        # The privacy filter knows session fields only; the messages are added after it.
+        data = super().to_representation(instance)
+        data["messages"] = MessageExportOutput(instance.messages.all(), many=True).data
+        return data
+
 
 class ProfileExportOutput(serializers.Serializer):
     display_name = serializers.CharField()

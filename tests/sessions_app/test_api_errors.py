@@ -210,3 +210,38 @@ def test_nasty_values_on_create_and_modality_never_produce_a_server_error(
         for value in NASTY_VALUES:
             response = send(api_as(alice), "PATCH", modality, {field: value})
             assert response.status_code < 500, (field, value)
+
+
+def test_djangos_own_500_is_json_under_api_and_html_elsewhere():
+    from django.test import RequestFactory
+
+    from sessions_app.api_errors import server_error
+
+    api = server_error(RequestFactory().get("/api/ask/sessions"))
+    assert api.status_code == 500
+    assert json.loads(api.content)["code"] == "E_INTERNAL"
+    page = server_error(RequestFactory().get("/admin/"))
+    assert page.status_code == 500
+    assert not page["Content-Type"].startswith("application/json")
+
+
+def test_a_non_api_404_stays_an_html_page(client):
+    response = client.get("/no/such/page")
+    assert response.status_code == 404
+    assert not response["Content-Type"].startswith("application/json")
+
+
+def test_an_unexpected_exception_in_a_view_is_a_json_500_that_logs_no_input(
+    alice, api_as, monkeypatch, caplog
+):
+    from sessions_app import services
+
+    def explode(**kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(services, "session_update", explode)
+    session = factories.AskSessionFactory(user=alice)
+    url = reverse("sessions:session-detail", kwargs={"session_id": session.pk})
+    response = api_as(alice).patch(url, {"session_title": "CANARY-7f3a"}, format="json")
+    error(response, 500, "E_INTERNAL")
+    assert "CANARY-7f3a" not in caplog.text

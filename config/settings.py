@@ -204,7 +204,6 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["sessions_app.api_plugins.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "sessions_app.api_errors.exception_handler",
-    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_THROTTLE_RATES": {
         "login": env_str("THROTTLE_LOGIN", "10/min"),
         "write": env_str("THROTTLE_WRITE", "120/min"),
@@ -219,10 +218,26 @@ REST_KNOX = {
 # How long a stored Idempotency-Key response is replayed (SPEC §9).
 IDEMPOTENCY_KEY_TTL = timedelta(hours=env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24, minimum=1))
 
+API_DESCRIPTION = """AI-guided reflection sessions for clients, counselors, ops and services.
+
+- **Auth**: `POST /api/auth/token` → `Authorization: Token <token>` (hashed, expiring); browsers
+  use the session cookie with CSRF.
+- **Errors** are always `{"code": "E_…", "detail": "…"}`; `E_VALIDATION` adds `fields` with
+  messages per input field. Unknown, read-only and role-forbidden fields are rejected.
+- **Idempotency-Key** on every POST: a retry with the same key (per user) returns the first
+  successful response (header `Idempotent-Replayed: true`) and changes nothing; a concurrent
+  retry waits for the first and gets its response; failures are not stored, so a retry runs
+  again; the same key with another request is `422 E_IDEMPOTENCY_KEY_REUSED`. Keys live 24 h.
+  Login, logout and export are exempt (secrets or whole histories are never stored).
+- **Lists** are keyset-paginated (`cursor`), 20 per page, newest first.
+- **Privacy**: clients never receive P3 fields (`initial_risk_level`, `final_risk_level`,
+  `counselor_handoff`, `intervention_triggered`); a client filtering by risk gets
+  `E_VALIDATION`.
+"""
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Naisei API",
-    "DESCRIPTION": "AI-guided reflection sessions: clients, counselors and services. Every "
-    'error is `{"code": "E_…", "detail": "…"}`; `E_VALIDATION` adds per-field `fields`.',
+    "DESCRIPTION": API_DESCRIPTION,
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,

@@ -44,6 +44,7 @@ from sessions_app.serializers import (
     ExportInput,
     ExportOutput,
     ModalityInput,
+    NotificationListFilter,
     NotificationOutput,
     SessionCreateInput,
     SessionListFilter,
@@ -278,21 +279,18 @@ class SessionByDifyApi(ApiView):
 class NotificationListApi(ApiView):
     @extend_schema(
         operation_id="notifications_list",
-        parameters=[
-            OpenApiParameter("unread", bool, description="Only unread notifications."),
-            OpenApiParameter("cursor", str),
-        ],
+        parameters=[NotificationListFilter, OpenApiParameter("cursor", str)],
         responses={
             200: page_of("NotificationPage", NotificationOutput(many=True)),
             **errors(s400="E_VALIDATION"),
         },
-        description="The caller's inbox: due notifications, newest first.",
+        description="The caller's inbox: due notifications, newest first, 20 per page.",
     )
     def get(self, request: Request) -> Response:
-        unread = serializers.BooleanField(required=False).run_validation(
-            request.query_params.get("unread", False)
+        filters = _validated(NotificationListFilter(data=request.query_params))
+        notifications = selectors.notification_list(
+            user=request.user, unread_only=filters["unread"]
         )
-        notifications = selectors.notification_list(user=request.user, unread_only=unread)
         paginator = NotificationPagination()
         page = paginator.paginate_queryset(notifications, request, view=self)
         data = NotificationOutput(page, many=True, context=_context(request)).data

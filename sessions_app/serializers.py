@@ -336,6 +336,10 @@ class SessionListFilter(serializers.Serializer):
     include_deleted = serializers.BooleanField(required=False, default=False)
 
 
+class NotificationListFilter(serializers.Serializer):
+    unread = serializers.BooleanField(required=False, default=False, help_text="Unread only.")
+
+
 class ExportInput(StrictSerializer):
     password = serializers.CharField(max_length=4096, trim_whitespace=False)
 

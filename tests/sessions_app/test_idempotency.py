@@ -102,12 +102,13 @@ def test_every_post_endpoint_is_idempotent_or_says_why_not():
     from django.urls import get_resolver
 
     for path, name, callback in walk(get_resolver().url_patterns):
-        view_class = getattr(callback, "cls", None)
-        if not path.startswith("api/") or view_class is None or not hasattr(view_class, "post"):
+        if not path.startswith("api/") or name in ("api:schema", "api:docs"):
             continue
-        if name.startswith("api:schema") or name.startswith("api:docs"):
-            continue
+        view_class = callback.cls
+        # ApiView is what wraps POST handlers; a ViewSet's `create` would slip past it.
         assert issubclass(view_class, ApiView), f"{name} must derive from ApiView"
+        if not hasattr(view_class, "post"):
+            continue
         wrapped = getattr(view_class.post, "idempotent", False)
         assert wrapped or view_class.idempotency_exempt, f"{name}: POST without Idempotency-Key"
 

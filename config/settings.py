@@ -8,7 +8,9 @@ rather than guessing.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -192,21 +194,78 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_URL = "/admin/login/"
 
+# Every API view answers errors as {"code", "detail"} (sessions_app.api_errors); throttle rates
+# are per scope and come from the environment, so production can tune them without a release.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        # First, so an unauthenticated request gets 401 with `WWW-Authenticate: Token`.
+        "sessions_app.api_plugins.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": ["sessions_app.api_plugins.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["sessions_app.api_plugins.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "sessions_app.api_errors.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "login": env_str("THROTTLE_LOGIN", "10/min"),
+        "write": env_str("THROTTLE_WRITE", "120/min"),
+        "export": env_str("THROTTLE_EXPORT", "5/hour"),
+    },
 }
-REST_KNOX = {"TOKEN_TTL": None}
+# Knox stores only a hash of each token; tokens expire after KNOX_TOKEN_TTL_HOURS.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=env_int("KNOX_TOKEN_TTL_HOURS", 10, minimum=1)),
+    "AUTO_REFRESH": False,
+}
+# How long a stored Idempotency-Key response is replayed (SPEC §9).
+IDEMPOTENCY_KEY_TTL = timedelta(hours=env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24, minimum=1))
+
+API_DESCRIPTION = """AI-guided reflection sessions for clients, counselors, ops and services.
+
+- **Auth**: `POST /api/auth/token` → `Authorization: Token <token>` (hashed, expiring); browsers
+  use the session cookie with CSRF.
+- **Errors** are always `{"code": "E_…", "detail": "…"}`; `E_VALIDATION` adds `fields` with
+  messages per input field. Unknown, read-only and role-forbidden fields are rejected.
+- **Idempotency-Key** on every POST: a retry with the same key (per user) returns the first
+  successful response (header `Idempotent-Replayed: true`) and changes nothing; a concurrent
+  retry waits for the first and gets its response; failures are not stored, so a retry runs
+  again; the same key with another request is `422 E_IDEMPOTENCY_KEY_REUSED`. Keys live 24 h.
+  Login, logout and export are exempt (secrets or whole histories are never stored).
+- **Lists** are keyset-paginated (`cursor`), 20 per page, newest first.
+- **Privacy**: clients never receive P3 fields (`initial_risk_level`, `final_risk_level`,
+  `counselor_handoff`, `intervention_triggered`); a client filtering by risk gets
+  `E_VALIDATION`.
+"""
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Naisei API",
-    "DESCRIPTION": "AI-guided reflection sessions: clients, counselors and services.",
+    "DESCRIPTION": API_DESCRIPTION,
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "RiskLevelEnum": "sessions_app.models.RiskLevel",
+        "AgentOriginEnum": "sessions_app.models.AgentOrigin",
+    },
 }
+# The docs page loads Swagger UI from a CDN unless drf-spectacular-sidecar is installed, in which
+# case it is served from our own static files (production machines have no internet).
+if importlib.util.find_spec("drf_spectacular_sidecar") is not None:
+    INSTALLED_APPS.append("drf_spectacular_sidecar")
+    SPECTACULAR_SETTINGS |= {
+        "SWAGGER_UI_DIST": "SIDECAR",
+        "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+        "REDOC_DIST": "SIDECAR",
+    }
+
+# --- Cache: throttle counters must be shared by every web process --------------------------
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- I18N, static ---------------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -50,11 +50,18 @@ SESSION_FIELD_PRIVACY: dict[str, Privacy] = {
     "updatedAt": Privacy.P1,
     "endedAt": Privacy.P1,
     "is_deleted": Privacy.P2,
+    # Engine field, not in the schema: clients need it to know which session is still open.
+    "status": Privacy.P1,
 }
 
 P3_FIELDS: frozenset[str] = frozenset(
     name for name, level in SESSION_FIELD_PRIVACY.items() if level is Privacy.P3
 )
+
+
+# What a role may read: clients never see P3; every other role sees everything.
+CLIENT_MAX_PRIVACY = Privacy.P2
+STAFF_MAX_PRIVACY = Privacy.P3
 
 
 def fields_up_to(level: Privacy) -> list[str]:

@@ -1,16 +1,36 @@
-"""Writes on sessions. Every function here owns its transaction."""
+"""Writes on sessions and notifications. Every function here owns its transaction."""
 
 from __future__ import annotations
 
 import re
+import uuid
 from typing import Any
 
-from django.db import transaction
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import timezone
+from django_q.tasks import async_task
 
 from sessions_app import realtime
 from sessions_app.errors import ApplicationError
-from sessions_app.models import AskSession, SessionEvent
+from sessions_app.models import (
+    SESSION_MESSAGES_MAX,
+    AgentKey,
+    AgentOrigin,
+    AskAgent,
+    AskSession,
+    IdempotencyRecord,
+    Notification,
+    RiskLevel,
+    SessionEvent,
+    SessionType,
+    TriggerSource,
+)
+from sessions_app.roles import Role, role_of
+
+User = get_user_model()
 
 EVENT_TYPE_RE = re.compile(r"^[a-z_]+(\.[a-z_]+)+$")
 
@@ -50,3 +70,343 @@ def event_append(
         )
     )
     return event
+
+
+# --- sessions ----------------------------------------------------------------------------------
+
+_BUILTIN_AGENT_VERSION = "builtin"
+
+
+def actor_label(user: Any) -> str:
+    role = role_of(user)
+    return role.value if role is not None else "system"
+
+
+def session_length_check(*, session: AskSession, adding: int = 1) -> None:
+    """Refuse growing a session past the schema's message limit (schema §10).
+
+    The API calls it when a service sets `message_count`; the dialogue engine calls it before
+    appending messages.
+    """
+    if session.message_count + adding > SESSION_MESSAGES_MAX:
+        raise ApplicationError(
+            "E_SESSION_TOO_LONG",
+            f"A session holds at most {SESSION_MESSAGES_MAX} messages.",
+            status=409,
+        )
+
+
+def _agent_invalid(detail: str) -> ApplicationError:
+    return ApplicationError("E_SESSION_AGENT_INVALID", detail, status=400)
+
+
+def _agent_resolve(
+    *, owner: Any, agent_id: int | None, origin: str | None, agent_key: str | None
+) -> tuple[AskAgent | None, str, str, dict[str, str]]:
+    """(custom_agent, agent_origin, active_agent_key, agent_snapshot) for a session of `owner`.
+
+    A client may use its own user_custom agents and any template; anything else, and an origin
+    or key that contradicts the agent, is `E_SESSION_AGENT_INVALID`.
+    """
+    if agent_id is None:
+        if origin not in (None, AgentOrigin.SYSTEM_DEFAULT):
+            raise _agent_invalid(f"agent_origin {origin} needs a custom_agent_id.")
+        key = agent_key or AgentKey.CBT_SPECIALIST
+        default = AskAgent.objects.filter(origin=AgentOrigin.SYSTEM_DEFAULT, key=key).first()
+        snapshot = default.snapshot() if default else _builtin_snapshot(key)
+        return None, AgentOrigin.SYSTEM_DEFAULT, key, snapshot
+    agent = AskAgent.objects.filter(pk=agent_id).first()
+    if agent is None:
+        raise _agent_invalid("The custom agent does not exist.")
+    if agent.origin == AgentOrigin.USER_CUSTOM and agent.owner_id != owner.pk:
+        raise _agent_invalid("The custom agent belongs to someone else.")
+    if origin is not None and origin != agent.origin:
+        raise _agent_invalid(f"The agent's origin is {agent.origin}, not {origin}.")
+    if agent_key is not None and agent_key != agent.key:
+        raise _agent_invalid(f"The agent's key is {agent.key}, not {agent_key}.")
+    return agent, agent.origin, agent.key, agent.snapshot()
+
+
+def _builtin_snapshot(key: str) -> dict[str, str]:
+    return {
+        "name": AgentKey(key).label,
+        "persona": "",
+        "version": _BUILTIN_AGENT_VERSION,
+        "origin": AgentOrigin.SYSTEM_DEFAULT,
+        "dify_agent_id": "",
+    }
+
+
+@transaction.atomic
+def session_create(
+    *,
+    owner: Any,
+    actor: Any,
+    session_type: str = SessionType.GENERAL,
+    trigger_source: str = TriggerSource.MANUAL_TRIGGER,
+    initial_risk_level: str = RiskLevel.L0,
+    dify_conversation_id: uuid.UUID | None = None,
+    active_agent_key: str | None = None,
+    custom_agent_id: int | None = None,
+    agent_origin: str | None = None,
+) -> AskSession:
+    """Create and start a session for `owner`; at most one active session per client."""
+    agent, origin, key, snapshot = _agent_resolve(
+        owner=owner, agent_id=custom_agent_id, origin=agent_origin, agent_key=active_agent_key
+    )
+    session = AskSession(
+        user=owner,
+        session_type=session_type,
+        trigger_source=trigger_source,
+        initial_risk_level=initial_risk_level,
+        dify_conversation_id=dify_conversation_id or uuid.uuid4(),
+        active_agent_key=key,
+        custom_agent=agent,
+        agent_origin=origin,
+        agent_snapshot=snapshot,
+        status=AskSession.Status.ACTIVE,
+    )
+    # The partial unique index decides, not a prior SELECT: of concurrent creates exactly one
+    # insert wins and the others fail here (on PostgreSQL after waiting for the winner).
+    try:
+        with transaction.atomic():
+            session.save(force_insert=True)
+    except IntegrityError:
+        raise _create_conflict(dify_conversation_id) from None
+    event_append(
+        session=session,
+        type="session.created",
+        payload={"session_type": session_type, "trigger_source": trigger_source},
+        actor=actor_label(actor),
+        actor_user=actor,
+    )
+    return session
+
+
+def _create_conflict(dify_conversation_id: uuid.UUID | None) -> ApplicationError:
+    taken = (
+        dify_conversation_id is not None
+        and AskSession.objects.filter(dify_conversation_id=dify_conversation_id).exists()
+    )
+    if taken:
+        return ApplicationError(
+            "E_VALIDATION",
+            "Invalid input.",
+            fields={"dify_conversation_id": ["A session with this id already exists."]},
+        )
+    return ApplicationError(
+        "E_SESSION_ACTIVE_EXISTS", "This client already has an active session.", status=409
+    )
+
+
+def _handoff_apply(session: AskSession, handoff: dict[str, Any] | None) -> None:
+    if handoff is None:
+        session.handoff_reason, session.handoff_counselor, session.handoff_time = "", None, None
+        return
+    counselor = User.objects.filter(pk=handoff["counselor_id"]).first()
+    if counselor is None or role_of(counselor) is not Role.COUNSELOR:
+        raise ApplicationError(
+            "E_VALIDATION",
+            "Invalid input.",
+            fields={"counselor_handoff": {"counselor_id": ["Not a counselor."]}},
+        )
+    session.handoff_reason = handoff.get("handoff_reason", "")
+    session.handoff_counselor = counselor
+    session.handoff_time = handoff["handoff_time"]
+
+
+def _agent_change_apply(session: AskSession, changes: dict[str, Any]) -> None:
+    if "custom_agent_id" in changes:
+        agent, origin, key, snapshot = _agent_resolve(
+            owner=session.user,
+            agent_id=changes["custom_agent_id"],
+            origin=changes.get("agent_origin"),
+            agent_key=None,
+        )
+        # Switching agents re-snapshots: the snapshot describes the agent the session uses,
+        # frozen against later edits of that agent, not against the switch itself.
+        session.custom_agent, session.agent_origin = agent, origin
+        session.active_agent_key, session.agent_snapshot = key, snapshot
+    elif "agent_origin" in changes:
+        current = session.custom_agent.origin if session.custom_agent else "system_default"
+        if changes["agent_origin"] != current:
+            raise _agent_invalid(f"The session's agent has origin {current}.")
+
+
+# Schema JSON name → model attribute, where they differ; and the fields with their own rules.
+_PATCH_ATTRS = {"endedAt": "ended_at"}
+_RULED_FIELDS = frozenset(
+    {
+        "custom_agent_id",
+        "agent_origin",
+        "counselor_handoff",
+        "modality_flags",
+        "audio_message_count",
+        "attachment_count",
+    }
+)
+
+
+@transaction.atomic
+def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) -> AskSession:
+    """Apply validated schema-named `changes` (the caller checked the role may write them)."""
+    # Locked so that concurrent PATCHes apply one after the other on the current row.
+    session = AskSession.objects.select_for_update().select_related("user").get(pk=session.pk)
+    if "message_count" in changes:
+        session_length_check(
+            session=session, adding=changes["message_count"] - session.message_count
+        )
+    for name in set(changes) - _RULED_FIELDS:
+        setattr(session, _PATCH_ATTRS.get(name, name), changes[name])
+    _agent_change_apply(session, changes)
+    if "counselor_handoff" in changes:
+        _handoff_apply(session, changes["counselor_handoff"])
+    # After voice_config: a PATCH may enable voice and set the audio count together.
+    _modality_apply(
+        session,
+        modality_flags=changes.get("modality_flags"),
+        audio_message_count=changes.get("audio_message_count"),
+        attachment_count=changes.get("attachment_count"),
+    )
+    try:
+        with transaction.atomic():
+            session.save()
+    except IntegrityError:  # the only unique column a PATCH can touch
+        raise _create_conflict(changes.get("dify_conversation_id")) from None
+    event_append(
+        session=session,
+        type="session.updated",
+        payload={"fields": sorted(changes)},  # names only: values may be private text
+        actor=actor_label(actor),
+        actor_user=actor,
+    )
+    return session
+
+
+def voice_enabled(*, voice_config: dict[str, Any], modality_flags: dict[str, Any]) -> bool:
+    """Voice is on when TTS is enabled in the voice config or the session is flagged audio."""
+    return voice_config.get("enable_tts") is True or modality_flags.get("audio") is True
+
+
+def _modality_apply(
+    session: AskSession,
+    *,
+    modality_flags: dict[str, bool] | None,
+    audio_message_count: int | None,
+    attachment_count: int | None,
+) -> None:
+    """The modality rules of schema §10, shared by `…/modality` and the service's PATCH."""
+    flags = {**session.modality_flags, **(modality_flags or {})}
+    audio_changes = (
+        audio_message_count is not None and audio_message_count != session.audio_message_count
+    )
+    if audio_changes and not voice_enabled(voice_config=session.voice_config, modality_flags=flags):
+        raise ApplicationError(
+            "E_SESSION_VOICE_DISABLED",
+            "Voice is disabled for this session (voice_config.enable_tts and the audio flag "
+            "are both off), so its audio count cannot change.",
+            status=409,
+        )
+    if attachment_count is not None:
+        stored = session.messages.exclude(attachment="").count()
+        if attachment_count != stored:
+            raise ApplicationError(
+                "E_SESSION_FILE_MISMATCH",
+                f"attachment_count {attachment_count} differs from the {stored} attachments "
+                "stored in this session's messages.",
+                status=409,
+            )
+        session.attachment_count = attachment_count
+    if audio_message_count is not None:
+        session.audio_message_count = audio_message_count
+    session.modality_flags = flags
+
+
+@transaction.atomic
+def session_modality_update(
+    *,
+    session: AskSession,
+    actor: Any,
+    modality_flags: dict[str, bool] | None = None,
+    audio_message_count: int | None = None,
+    attachment_count: int | None = None,
+) -> AskSession:
+    """Refresh the modality flags and counts (schema §7 `…/modality`)."""
+    # Locked: the attachment check compares against messages that could otherwise change.
+    session = AskSession.objects.select_for_update().get(pk=session.pk)
+    _modality_apply(
+        session,
+        modality_flags=modality_flags,
+        audio_message_count=audio_message_count,
+        attachment_count=attachment_count,
+    )
+    session.save()
+    event_append(
+        session=session, type="session.modality_updated", actor=actor_label(actor), actor_user=actor
+    )
+    return session
+
+
+@transaction.atomic
+def session_delete(*, session: AskSession, actor: Any) -> None:
+    """Soft delete: hidden from everyone but ops, then anonymised by a background job."""
+    session = AskSession.objects.select_for_update().get(pk=session.pk)
+    now = timezone.now()
+    was_active = session.is_active
+    if was_active:
+        # A deleted session must not keep holding the client's one active slot.
+        session.status, session.ended_at = AskSession.Status.COMPLETED_PARTIAL, now
+    session.is_deleted, session.deleted_at = True, now
+    session.save()
+    event_append(
+        session=session,
+        type="session.deleted",
+        payload={"was_active": was_active},
+        actor=actor_label(actor),
+        actor_user=actor,
+    )
+    # Enqueued inside the transaction: the ORM broker commits or rolls back with the delete.
+    async_task("sessions_app.tasks.session_anonymise", str(session.pk))
+
+
+@transaction.atomic
+def session_anonymise(*, session_id: uuid.UUID | str) -> None:
+    """Scrub a session's content, keep its statistics (SPEC §7). Safe to run twice.
+
+    Events stay as they are: they are append-only and carry no message text.
+    """
+    session = AskSession.objects.select_for_update().filter(pk=session_id).first()
+    if session is None:
+        return
+    scrubbed = session.messages.update(text="", payload={})
+    AskSession.objects.filter(pk=session.pk).update(
+        session_title="", session_summary="", key_insights=[], conversation_variables={}
+    )
+    # Replayable POST responses may hold the session's title: they go too.
+    IdempotencyRecord.objects.filter(
+        user_id=session.user_id, response_body___id=str(session.pk)
+    ).delete()
+    if not session.events.filter(type="session.anonymised").exists():
+        event_append(session=session, type="session.anonymised", payload={"messages": scrubbed})
+
+
+# --- notifications -----------------------------------------------------------------------------
+
+
+def notification_mark_read(*, notification: Notification) -> Notification:
+    # A conditional UPDATE: the first read wins and a repeat keeps the original time.
+    Notification.objects.filter(pk=notification.pk, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )
+    notification.refresh_from_db(fields=["read_at"])
+    return notification
+
+
+# --- idempotency -------------------------------------------------------------------------------
+
+
+def idempotency_prune() -> int:
+    """Forget stored POST responses older than IDEMPOTENCY_KEY_TTL; returns how many."""
+    cutoff = timezone.now() - settings.IDEMPOTENCY_KEY_TTL
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
+    return deleted

@@ -52,3 +52,23 @@ def olga(db):
 @pytest.fixture
 def service_account(db):
     return factories.ServiceFactory(username="orchestrator")
+
+
+@pytest.fixture
+def dana(db):
+    """A counselor with no caseload: alice's sessions are none of her business."""
+    return factories.CounselorFactory(username="dana")
+
+
+@pytest.fixture
+def api_as():
+    """An API client authenticated as `user` (None: anonymous)."""
+    from rest_framework.test import APIClient
+
+    def make(user=None):
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return make

@@ -24,7 +24,9 @@ from sessions_app.roles import Role
 def _role(default: Role | None) -> factory.PostGeneration:
     def join(user: object, create: bool, extracted: str | None, **kwargs: object) -> None:
         if create and (extracted or default):
-            user.groups.add(Group.objects.get(name=extracted or default))
+            # get_or_create: transactional (PostgreSQL race) tests flush the migration's groups.
+            group, _ = Group.objects.get_or_create(name=extracted or default)
+            user.groups.add(group)
 
     return factory.PostGeneration(join)
 

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from config.settings import *  # noqa: F403
-from config.settings import Q_CLUSTER
+from config.settings import Q_CLUSTER, REST_FRAMEWORK
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 Q_CLUSTER = {**Q_CLUSTER, "sync": True}
 LLM_PROVIDER = "offline"
+# High enough that no functional test is throttled; the throttle tests lower them explicitly.
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,
+    "DEFAULT_THROTTLE_RATES": {"login": "10000/min", "write": "10000/min", "export": "10000/min"},
+}

@@ -1,0 +1,185 @@
+"""Who may see and act on which session (SPEC §1). The one place access is decided.
+
+REST views, websocket consumers and HTML views all call `session_for` first and list through
+`sessions_visible_to`; nothing here knows about DRF or HTTP beyond the status on the error.
+"""
+
+from __future__ import annotations
+
+import uuid
+from enum import StrEnum
+from typing import Any
+
+from django.db.models import Q
+
+from sessions_app.errors import ApplicationError
+from sessions_app.models import AskSession, CaseloadAssignment
+from sessions_app.privacy import CLIENT_MAX_PRIVACY, STAFF_MAX_PRIVACY, Privacy
+from sessions_app.roles import Role, role_of
+
+
+class SessionAction(StrEnum):
+    """Operations on a session that not every reader may perform (SPEC §9)."""
+
+    UPDATE = "update"
+    MODALITY = "modality"
+    DELETE = "delete"
+
+
+_ACTION_ROLES: dict[SessionAction, frozenset[Role]] = {
+    SessionAction.UPDATE: frozenset({Role.CLIENT, Role.COUNSELOR, Role.OPS, Role.SERVICE}),
+    SessionAction.MODALITY: frozenset({Role.CLIENT, Role.SERVICE}),
+    SessionAction.DELETE: frozenset({Role.CLIENT, Role.OPS}),
+}
+
+
+def not_found() -> ApplicationError:
+    return ApplicationError("E_NOT_FOUND", "Session not found.", status=404)
+
+
+def forbidden(detail: str) -> ApplicationError:
+    return ApplicationError("E_FORBIDDEN", detail, status=403)
+
+
+def max_privacy_for(user: Any) -> Privacy:
+    """The highest privacy class `user` may read; anyone not staff gets the client's view."""
+    if role_of(user) in {Role.COUNSELOR, Role.OPS, Role.SERVICE}:
+        return STAFF_MAX_PRIVACY
+    return CLIENT_MAX_PRIVACY
+
+
+def _counselor_scope(user: Any) -> Q:
+    # A subquery rather than a join: no duplicate rows, and the list stays one query.
+    caseload = CaseloadAssignment.objects.filter(counselor=user).values("client_id")
+    return Q(user_id__in=caseload) | Q(handoff_counselor=user)
+
+
+def sessions_visible_to(user: Any, *, include_deleted: bool = False) -> Any:
+    """Every session `user` may read. Soft-deleted rows only for ops who ask for them."""
+    role = role_of(user)
+    sessions = AskSession.objects.all()
+    if role is None:
+        return sessions.none()
+    if role is Role.CLIENT:
+        sessions = sessions.filter(user=user)
+    elif role is Role.COUNSELOR:
+        sessions = sessions.filter(_counselor_scope(user))
+    if not (include_deleted and role is Role.OPS):
+        sessions = sessions.filter(is_deleted=False)
+    return sessions
+
+
+def _may_read(user: Any, role: Role | None, session: AskSession) -> bool:
+    if role in {Role.OPS, Role.SERVICE}:
+        return True
+    if role is Role.CLIENT:
+        return session.user_id == user.pk
+    if role is Role.COUNSELOR:
+        return session.handoff_counselor_id == user.pk or (
+            CaseloadAssignment.objects.filter(counselor=user, client_id=session.user_id).exists()
+        )
+    return False
+
+
+def session_for(user: Any, session_id: Any, *, write: bool = False) -> AskSession:
+    """The session `session_id` if `user` may read it (and, with `write`, change it).
+
+    Raises `E_NOT_FOUND` (404) for anything the caller may not know exists, and `E_FORBIDDEN`
+    (403) for a counselor reaching a crisis session outside its caseload and handoffs: the
+    schema names that denial explicitly. Soft-deleted sessions exist only for ops, and only to
+    read.
+    """
+    try:
+        pk = uuid.UUID(str(session_id))
+    except ValueError:
+        raise not_found() from None
+    role = role_of(user)
+    session = AskSession.objects.select_related("user").filter(pk=pk).first()
+    if session is None or role is None:
+        raise not_found()
+    if not _may_read(user, role, session):
+        if session.is_crisis and role is Role.COUNSELOR:
+            raise forbidden("Crisis sessions are open only to their counselors.")
+        raise not_found()
+    if session.is_deleted and (write or role is not Role.OPS):
+        raise not_found()
+    return session
+
+
+def session_require(user: Any, session: AskSession, action: SessionAction) -> None:
+    """Refuse `action` on a session the caller can already see (so 403, not 404)."""
+    if role_of(user) not in _ACTION_ROLES[action]:
+        raise forbidden(f"Your role may not {action.value} this session.")
+
+
+# --- which fields a role may write (schema §7; no mass assignment) -----------------------------
+
+# PATCH /api/ask/sessions/{id}: the owner's own settings …
+OWNER_PATCH_FIELDS = frozenset(
+    {
+        "session_title",
+        "satisfaction_score",
+        "follow_up_needed",
+        "voice_config",
+        "custom_agent_id",
+        "agent_origin",
+    }
+)
+# … clinical fields for counselors and ops (the client's title or rating are not theirs) …
+STAFF_PATCH_FIELDS = frozenset({"final_risk_level", "session_summary", "follow_up_needed"})
+# … and every writable schema field for the orchestrator (schema §7 "sessionManager: all").
+SERVICE_PATCH_FIELDS = frozenset(
+    {
+        *OWNER_PATCH_FIELDS,
+        *STAFF_PATCH_FIELDS,
+        "dify_conversation_id",
+        "session_type",
+        "trigger_source",
+        "active_agent_key",
+        "agent_snapshot",
+        "conversation_variables",
+        "modality_flags",
+        "cbt_focus",
+        "initial_risk_level",
+        "key_insights",
+        "cbt_techniques_used",
+        "generated_task_ids",
+        "counselor_handoff",
+        "follow_up_at",
+        "message_count",
+        "audio_message_count",
+        "attachment_count",
+        "duration_seconds",
+        "intervention_triggered",
+        "endedAt",
+    }
+)
+CLIENT_CREATE_FIELDS = frozenset(
+    {
+        "session_type",
+        "trigger_source",
+        "dify_conversation_id",
+        "active_agent_key",
+        "custom_agent_id",
+        "agent_origin",
+    }
+)
+SERVICE_CREATE_FIELDS = CLIENT_CREATE_FIELDS | {"initial_risk_level", "user_id"}
+
+_PATCH_FIELDS_BY_ROLE = {
+    Role.CLIENT: OWNER_PATCH_FIELDS,
+    Role.COUNSELOR: STAFF_PATCH_FIELDS,
+    Role.OPS: STAFF_PATCH_FIELDS,
+    Role.SERVICE: SERVICE_PATCH_FIELDS,
+}
+
+
+def patchable_fields(user: Any) -> frozenset[str]:
+    return _PATCH_FIELDS_BY_ROLE.get(role_of(user), frozenset())
+
+
+def creatable_fields(user: Any) -> frozenset[str]:
+    role = role_of(user)
+    if role is Role.SERVICE:
+        return SERVICE_CREATE_FIELDS
+    return CLIENT_CREATE_FIELDS if role is Role.CLIENT else frozenset()

@@ -1,0 +1,349 @@
+"""The sessions REST API (SPEC §9): one view per resource, explicit serializers, access through
+`access.session_for`, writes through `services`."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from sessions_app import selectors, services
+from sessions_app.access import (
+    SessionAction,
+    creatable_fields,
+    forbidden,
+    max_privacy_for,
+    patchable_fields,
+    session_for,
+    session_require,
+)
+from sessions_app.api_base import (
+    ApiView,
+    ExportThrottle,
+    NotificationPagination,
+    SessionPagination,
+    WriteThrottle,
+)
+from sessions_app.api_errors import ErrorOutput
+from sessions_app.errors import ApplicationError
+from sessions_app.privacy import CLIENT_MAX_PRIVACY, Privacy
+from sessions_app.roles import Role, role_of
+from sessions_app.serializers import (
+    ExportInput,
+    ExportOutput,
+    ModalityInput,
+    NotificationListFilter,
+    NotificationOutput,
+    SessionCreateInput,
+    SessionListFilter,
+    SessionOutput,
+    SessionPatchInput,
+)
+
+logger = logging.getLogger(__name__)
+User = get_user_model()
+
+
+def errors(**codes: str) -> dict[int, OpenApiResponse]:
+    """Error responses for the schema: `errors(s404="E_NOT_FOUND")` → {404: …}."""
+    responses = {
+        401: OpenApiResponse(ErrorOutput, description="E_UNAUTHENTICATED"),
+        429: OpenApiResponse(ErrorOutput, description="E_THROTTLED"),
+    }
+    for status, description in codes.items():
+        responses[int(status[1:])] = OpenApiResponse(ErrorOutput, description=description)
+    return responses
+
+
+def page_of(name: str, item: serializers.Serializer) -> serializers.Serializer:
+    return inline_serializer(
+        name=name,
+        fields={
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": item,
+        },
+    )
+
+
+def _context(request: Request) -> dict[str, Any]:
+    return {"request": request, "max_privacy": max_privacy_for(request.user)}
+
+
+def _validated(serializer: serializers.Serializer) -> dict[str, Any]:
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+_SESSION_ID = OpenApiParameter(
+    "session_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The session's `_id`."
+)
+_IDEMPOTENCY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="A retry with the same key returns the first response and changes nothing.",
+)
+
+
+class SessionListApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        operation_id="ask_sessions_list",
+        parameters=[SessionListFilter, OpenApiParameter("cursor", str)],
+        responses={
+            200: page_of("SessionPage", SessionOutput(many=True)),
+            **errors(s400="E_VALIDATION (risk filters are for staff, include_deleted for ops)"),
+        },
+        description="History, `createdAt` desc, 20 per page (keyset cursor). Clients see their "
+        "own sessions, counselors their caseload and handoffs, ops and services all.",
+    )
+    def get(self, request: Request) -> Response:
+        filters = _validated(SessionListFilter(data=request.query_params))
+        _check_list_filters(request.user, filters)
+        sessions = selectors.session_list(user=request.user, **filters)
+        paginator = SessionPagination()
+        page = paginator.paginate_queryset(sessions, request, view=self)
+        data = SessionOutput(page, many=True, context=_context(request)).data
+        return paginator.get_paginated_response(data)
+
+    @extend_schema(
+        operation_id="ask_sessions_create",
+        parameters=[_IDEMPOTENCY],
+        request=SessionCreateInput,
+        responses={
+            201: SessionOutput,
+            **errors(
+                s400="E_VALIDATION, E_SESSION_AGENT_INVALID",
+                s403="E_FORBIDDEN (only clients and services create)",
+                s409="E_SESSION_ACTIVE_EXISTS",
+                s422="E_IDEMPOTENCY_KEY_REUSED",
+            ),
+        },
+        description="Create and start a session. Clients create for themselves; services "
+        "name the client in `user_id` and may set `initial_risk_level`.",
+    )
+    def post(self, request: Request) -> Response:
+        role = role_of(request.user)
+        if role not in (Role.CLIENT, Role.SERVICE):
+            raise forbidden("Only clients and services create sessions.")
+        context = {"writable": creatable_fields(request.user)}
+        data = _validated(SessionCreateInput(data=request.data, context=context))
+        owner = request.user if role is Role.CLIENT else _client_named(data.pop("user_id", None))
+        session = services.session_create(owner=owner, actor=request.user, **data)
+        return Response(SessionOutput(session, context=_context(request)).data, status=201)
+
+
+def _check_list_filters(user: Any, filters: dict[str, Any]) -> None:
+    # A risk filter would let a client learn its sessions' P3 risk levels: refused, not ignored.
+    fields: dict[str, list[str]] = {}
+    if max_privacy_for(user) < Privacy.P3:
+        for name in selectors.RISK_FILTERS:
+            if name in filters:
+                fields[name] = ["Risk filters are available to staff only."]
+    if filters.get("include_deleted") and role_of(user) is not Role.OPS:
+        fields["include_deleted"] = ["Only ops may list deleted sessions."]
+    if fields:
+        raise ApplicationError("E_VALIDATION", "Invalid input.", fields=fields)
+
+
+def _client_named(user_id: int | None) -> Any:
+    client = User.objects.filter(pk=user_id).first() if user_id else None
+    if client is None or role_of(client) is not Role.CLIENT:
+        raise ApplicationError(
+            "E_VALIDATION", "Invalid input.", fields={"user_id": ["Name an existing client."]}
+        )
+    return client
+
+
+class SessionDetailApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        operation_id="ask_sessions_retrieve",
+        parameters=[_SESSION_ID],
+        responses={
+            200: SessionOutput,
+            **errors(
+                s403="E_FORBIDDEN (crisis session outside the counselor's caseload)",
+                s404="E_NOT_FOUND",
+            ),
+        },
+    )
+    def get(self, request: Request, session_id: Any) -> Response:
+        session = session_for(request.user, session_id)
+        return Response(SessionOutput(session, context=_context(request)).data)
+
+    @extend_schema(
+        operation_id="ask_sessions_partial_update",
+        parameters=[_SESSION_ID],
+        request=SessionPatchInput,
+        responses={
+            200: SessionOutput,
+            **errors(
+                s400="E_VALIDATION (unknown, read-only or not writable by your role), "
+                "E_SESSION_AGENT_INVALID",
+                s403="E_FORBIDDEN",
+                s404="E_NOT_FOUND",
+                s409="E_SESSION_TOO_LONG, E_SESSION_VOICE_DISABLED, E_SESSION_FILE_MISMATCH",
+            ),
+        },
+        description="Owner: session_title, satisfaction_score, follow_up_needed, voice_config, "
+        "custom_agent_id, agent_origin. Counselor/ops: final_risk_level, session_summary, "
+        "follow_up_needed. Service: every field listed in the request body.",
+    )
+    def patch(self, request: Request, session_id: Any) -> Response:
+        session = session_for(request.user, session_id, write=True)
+        session_require(request.user, session, SessionAction.UPDATE)
+        context = {"writable": patchable_fields(request.user)}
+        changes = _validated(SessionPatchInput(data=request.data, context=context))
+        if not changes:
+            raise ApplicationError("E_VALIDATION", "Send at least one field to change.")
+        session = services.session_update(session=session, actor=request.user, changes=changes)
+        return Response(SessionOutput(session, context=_context(request)).data)
+
+    @extend_schema(
+        operation_id="ask_sessions_destroy",
+        parameters=[_SESSION_ID],
+        responses={204: None, **errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND")},
+        description="Soft delete (owner or ops); the content is anonymised in the background.",
+    )
+    def delete(self, request: Request, session_id: Any) -> Response:
+        session = session_for(request.user, session_id, write=True)
+        session_require(request.user, session, SessionAction.DELETE)
+        services.session_delete(session=session, actor=request.user)
+        return Response(status=204)
+
+
+class SessionModalityApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        operation_id="ask_sessions_modality_update",
+        parameters=[_SESSION_ID],
+        request=ModalityInput,
+        responses={
+            200: SessionOutput,
+            **errors(
+                s400="E_VALIDATION",
+                s403="E_FORBIDDEN",
+                s404="E_NOT_FOUND",
+                s409="E_SESSION_VOICE_DISABLED (audio count changed while voice_config.enable_tts "
+                "and modality_flags.audio are both off), E_SESSION_FILE_MISMATCH (attachment_count "
+                "differs from the attachments stored in the session's messages)",
+            ),
+        },
+    )
+    def patch(self, request: Request, session_id: Any) -> Response:
+        session = session_for(request.user, session_id, write=True)
+        session_require(request.user, session, SessionAction.MODALITY)
+        changes = _validated(ModalityInput(data=request.data))
+        if not changes:
+            raise ApplicationError("E_VALIDATION", "Send at least one field to change.")
+        session = services.session_modality_update(session=session, actor=request.user, **changes)
+        return Response(SessionOutput(session, context=_context(request)).data)
+
+
+class SessionByDifyApi(ApiView):
+    @extend_schema(
+        operation_id="ask_sessions_by_dify",
+        responses={
+            200: SessionOutput,
+            **errors(s403="E_FORBIDDEN (services and ops only)", s404="E_DIFY_SESSION_NOT_FOUND"),
+        },
+        description="The session mapped to an orchestrator conversation id (services, ops).",
+    )
+    def get(self, request: Request, dify_conversation_id: Any) -> Response:
+        if role_of(request.user) not in (Role.SERVICE, Role.OPS):
+            raise forbidden("Lookup by dify_conversation_id is for services and ops.")
+        session = selectors.session_by_dify(
+            user=request.user, dify_conversation_id=dify_conversation_id
+        )
+        return Response(SessionOutput(session, context=_context(request)).data)
+
+
+class NotificationListApi(ApiView):
+    @extend_schema(
+        operation_id="notifications_list",
+        parameters=[NotificationListFilter, OpenApiParameter("cursor", str)],
+        responses={
+            200: page_of("NotificationPage", NotificationOutput(many=True)),
+            **errors(s400="E_VALIDATION"),
+        },
+        description="The caller's inbox: due notifications, newest first, 20 per page.",
+    )
+    def get(self, request: Request) -> Response:
+        filters = _validated(NotificationListFilter(data=request.query_params))
+        notifications = selectors.notification_list(
+            user=request.user, unread_only=filters["unread"]
+        )
+        paginator = NotificationPagination()
+        page = paginator.paginate_queryset(notifications, request, view=self)
+        data = NotificationOutput(page, many=True, context=_context(request)).data
+        return paginator.get_paginated_response(data)
+
+
+class NotificationReadApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        operation_id="notifications_mark_read",
+        parameters=[_IDEMPOTENCY],
+        request=None,
+        responses={200: NotificationOutput, **errors(s404="E_NOT_FOUND")},
+    )
+    def post(self, request: Request, notification_id: int) -> Response:
+        notification = selectors.notification_for(request.user, notification_id)
+        notification = services.notification_mark_read(notification=notification)
+        return Response(NotificationOutput(notification, context=_context(request)).data)
+
+
+class ExportApi(ApiView):
+    throttle_classes = [ExportThrottle]
+    # Replaying would mean storing a copy of every transcript beside the data, out of reach of
+    # anonymisation; and an export changes nothing, so a retry is already harmless.
+    idempotency_exempt = "read-only; the response holds the client's whole history"
+
+    @extend_schema(
+        operation_id="ask_export",
+        request=ExportInput,
+        responses={
+            200: ExportOutput,
+            **errors(
+                s400="E_VALIDATION",
+                s403="E_PASSWORD_INVALID (wrong password), E_FORBIDDEN (clients only)",
+            ),
+        },
+        description="All of the caller's own sessions, messages and profile, after re-entering "
+        "the password. P3 fields are never included.",
+    )
+    def post(self, request: Request) -> Response:
+        if role_of(request.user) is not Role.CLIENT:
+            raise forbidden("Only clients export their data.")
+        data = _validated(ExportInput(data=request.data))
+        if not request.user.check_password(data["password"]):
+            raise ApplicationError("E_PASSWORD_INVALID", "The password is wrong.", status=403)
+        body = {
+            "exported_at": timezone.now(),
+            "user": request.user,
+            "profile": selectors.export_profile(user=request.user),
+            "sessions": selectors.export_sessions(user=request.user),
+        }
+        logger.info("data export user=%s", request.user.pk)
+        # Always the client view, whatever changes elsewhere: P3 never leaves in an export.
+        context = {"request": request, "max_privacy": CLIENT_MAX_PRIVACY}
+        return Response(ExportOutput(body, context=context).data)

@@ -1,0 +1,103 @@
+"""Every API error is `{"code": "E_…", "detail": "…"}`, plus `"fields"` for E_VALIDATION.
+
+The DRF exception handler covers views; `page_not_found` and `server_error` cover what Django
+answers itself for /api/ paths (no route, an unhandled crash).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from rest_framework import exceptions, serializers
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+from sessions_app.errors import ApplicationError
+
+logger = logging.getLogger(__name__)
+
+_CODES: list[tuple[type[exceptions.APIException], str]] = [
+    (exceptions.ValidationError, "E_VALIDATION"),
+    (exceptions.ParseError, "E_VALIDATION"),
+    (exceptions.NotAuthenticated, "E_UNAUTHENTICATED"),
+    (exceptions.AuthenticationFailed, "E_UNAUTHENTICATED"),
+    (exceptions.PermissionDenied, "E_FORBIDDEN"),
+    (exceptions.NotFound, "E_NOT_FOUND"),
+    (exceptions.MethodNotAllowed, "E_METHOD_NOT_ALLOWED"),
+    (exceptions.NotAcceptable, "E_NOT_ACCEPTABLE"),
+    (exceptions.UnsupportedMediaType, "E_UNSUPPORTED_MEDIA_TYPE"),
+    (exceptions.Throttled, "E_THROTTLED"),
+]
+
+
+class ErrorOutput(serializers.Serializer):
+    """The body of every error response."""
+
+    code = serializers.CharField(help_text="A stable machine code, E_…")
+    detail = serializers.CharField(help_text="A human-readable explanation.")
+    fields = serializers.DictField(
+        required=False, help_text="E_VALIDATION only: messages per input field."
+    )
+
+
+def error_body(code: str, detail: str, fields: Any = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"code": code, "detail": detail}
+    if fields:
+        body["fields"] = fields
+    return body
+
+
+def _validation_fields(exc: exceptions.APIException) -> Any:
+    if isinstance(exc, exceptions.ParseError):
+        return {"body": [str(exc.detail)]}
+    detail = exc.detail
+    if isinstance(detail, dict):
+        return detail
+    return {"non_field_errors": detail if isinstance(detail, list) else [detail]}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    if isinstance(exc, ApplicationError):
+        set_rollback()
+        headers = {"WWW-Authenticate": "Token"} if exc.status == 401 else None
+        return Response(
+            error_body(exc.code, exc.detail, exc.fields), status=exc.status, headers=headers
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if not isinstance(exc, exceptions.APIException):
+        # Never an HTML page or a bare 500 from the API; the request body is not logged.
+        logger.exception("unhandled API error view=%s", type(context.get("view")).__name__)
+        set_rollback()
+        return Response(error_body("E_INTERNAL", "Internal server error."), status=500)
+    response = drf_exception_handler(exc, context)  # sets Retry-After / WWW-Authenticate
+    assert response is not None
+    code = next((c for cls, c in _CODES if isinstance(exc, cls)), "E_ERROR")
+    if code == "E_VALIDATION":
+        response.data = error_body(code, "Invalid input.", _validation_fields(exc))
+    else:
+        response.data = error_body(code, str(exc.detail))
+    return response
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(error_body("E_NOT_FOUND", "Not found."), status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(error_body("E_INTERNAL", "Internal server error."), status=500)
+    return defaults.server_error(request)

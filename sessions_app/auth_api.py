@@ -1,0 +1,60 @@
+"""Token login and logout (SPEC §9). Tokens are knox's: stored hashed, expiring."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate, logout
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from knox.models import AuthToken
+from knox.settings import knox_settings
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from sessions_app.api import errors
+from sessions_app.api_base import ApiView, LoginThrottle
+from sessions_app.api_errors import ErrorOutput
+from sessions_app.errors import ApplicationError
+from sessions_app.serializers import LoginInput, LoginOutput
+
+
+class LoginApi(ApiView):
+    authentication_classes = []  # a stale token header must not stop a fresh login
+    permission_classes = [AllowAny]
+    throttle_classes = [LoginThrottle]
+    # Storing the response would store the token in clear text, defeating knox's hashing.
+    idempotency_exempt = "the response is a secret; a retried login just mints another token"
+
+    @extend_schema(
+        operation_id="auth_token",
+        request=LoginInput,
+        responses={
+            200: LoginOutput,
+            400: OpenApiResponse(ErrorOutput, description="E_VALIDATION"),
+            401: OpenApiResponse(ErrorOutput, description="E_UNAUTHENTICATED (bad credentials)"),
+            429: OpenApiResponse(ErrorOutput, description="E_THROTTLED"),
+        },
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data = LoginInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(request._request, **data.validated_data)
+        if user is None:
+            raise ApplicationError("E_UNAUTHENTICATED", "Invalid username or password.", status=401)
+        # Expired tokens are swept here rather than on every authenticated request.
+        AuthToken.objects.filter(user=user, expiry__lt=timezone.now()).delete()
+        instance, token = AuthToken.objects.create(user, knox_settings.TOKEN_TTL)
+        return Response(LoginOutput({"token": token, "expiry": instance.expiry}).data)
+
+
+class LogoutApi(ApiView):
+    idempotency_exempt = "revoking twice is harmless: the retry just gets 401"
+
+    @extend_schema(operation_id="auth_logout", request=None, responses={204: None, **errors()})
+    def post(self, request: Request) -> Response:
+        if isinstance(request.auth, AuthToken):
+            request.auth.delete()
+        else:
+            logout(request._request)
+        return Response(status=204)

@@ -1,0 +1,101 @@
+"""`Idempotency-Key` for every POST (SPEC §9): a retry returns the first response and changes
+nothing.
+
+The record of a key is inserted in the same transaction as the work of the request and filled
+with the response before that transaction commits, so it exists exactly when the work does:
+- a sequential retry finds the completed record and replays it;
+- a concurrent retry's INSERT blocks on the unique (user, key) until the first transaction ends
+  (PostgreSQL; SQLite serialises writers anyway), then fails and replays the stored response —
+  the duplicate waits, it never gets a 409 for being early;
+- a request that fails (an error response or an exception) rolls back with its record, so the
+  retry runs again — and nothing had changed.
+Only successful responses are stored. The same key with a different method, path or body is
+`422 E_IDEMPOTENCY_KEY_REUSED`.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from sessions_app.api_plugins import JSONRenderer
+from sessions_app.errors import ApplicationError
+from sessions_app.models import IdempotencyRecord
+
+HEADER = "Idempotency-Key"
+REPLAY_HEADER = "Idempotent-Replayed"
+_KEY_RE = re.compile(r"[\x21-\x7e]{1,255}")  # visible ASCII, as the IETF draft suggests
+
+Handler = Callable[..., Response]
+
+
+def _fingerprint(request: Request) -> str:
+    body = json.dumps(request.data, sort_keys=True, default=str)
+    raw = f"{request.method}\n{request.path}\n{body}".encode()
+    return hashlib.sha256(raw).hexdigest()
+
+
+def _replay(*, user: Any, key: str, fingerprint: str) -> Response:
+    record = IdempotencyRecord.objects.get(user=user, key=key)
+    if record.fingerprint != fingerprint:
+        raise ApplicationError(
+            "E_IDEMPOTENCY_KEY_REUSED",
+            "This Idempotency-Key was used for a different request.",
+            status=422,
+        )
+    return Response(
+        record.response_body, status=record.response_status, headers={REPLAY_HEADER: "true"}
+    )
+
+
+def _key_from(request: Request) -> str | None:
+    key = request.headers.get(HEADER)
+    if key is not None and not _KEY_RE.fullmatch(key):
+        raise ApplicationError(
+            "E_VALIDATION",
+            "Invalid input.",
+            fields={HEADER: ["1 to 255 visible ASCII characters."]},
+        )
+    return key
+
+
+def idempotent(handler: Handler) -> Handler:
+    """Wrap a DRF `post` handler; `ApiView` applies it to every POST handler it sees."""
+
+    @functools.wraps(handler)
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = _key_from(request)
+        if key is None or not request.user.is_authenticated:
+            return handler(view, request, *args, **kwargs)
+        fingerprint = _fingerprint(request)
+        cutoff = timezone.now() - settings.IDEMPOTENCY_KEY_TTL
+        IdempotencyRecord.objects.filter(user=request.user, key=key, created_at__lt=cutoff).delete()
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    record = IdempotencyRecord.objects.create(
+                        user=request.user, key=key, fingerprint=fingerprint
+                    )
+            except IntegrityError:
+                return _replay(user=request.user, key=key, fingerprint=fingerprint)
+            response = handler(view, request, *args, **kwargs)
+            if not 200 <= response.status_code < 300:
+                transaction.set_rollback(True)
+                return response
+            record.response_status = response.status_code
+            record.response_body = json.loads(JSONRenderer().render(response.data) or b"null")
+            record.save(update_fields=["response_status", "response_body"])
+        return response
+
+    wrapper.idempotent = True  # type: ignore[attr-defined]
+    return wrapper

@@ -1,0 +1,354 @@
+"""Explicit Input/Output serializers of the sessions API, in the schema's JSON names.
+
+Outputs are filtered through the privacy table (`privacy.py`) by the caller's role; inputs are
+strict: an unknown key, a read-only key or a key the caller's role may not write is rejected with
+a per-field message (no mass assignment).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from sessions_app.models import (
+    SESSION_SUMMARY_MAX,
+    SESSION_TITLE_MAX,
+    AgentKey,
+    AgentOrigin,
+    CbtFocus,
+    RiskLevel,
+    SessionType,
+    TriggerSource,
+    validate_conversation_variables,
+)
+from sessions_app.privacy import CLIENT_MAX_PRIVACY, P3_FIELDS, SESSION_FIELD_PRIVACY, Privacy
+
+INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
+# Schema names a caller can never write, whatever its role.
+READ_ONLY_NAMES = frozenset(
+    {"_id", "_openid", "createdAt", "updatedAt", "is_deleted", "status", "deleted_at"}
+)
+_JSON_MAX_DEPTH = 8
+
+
+def validate_json_storable(value: Any, depth: int = 0) -> None:
+    """Refuse what a JSON column cannot store: NUL, lone surrogates, NaN/∞, deep nesting."""
+    if depth > _JSON_MAX_DEPTH:
+        raise DjangoValidationError("nested too deeply.")
+    if isinstance(value, str):
+        if "\x00" in value or any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
+            raise DjangoValidationError("contains characters that cannot be stored.")
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise DjangoValidationError("numbers must be finite.")
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            validate_json_storable(key, depth + 1)
+            validate_json_storable(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            validate_json_storable(item, depth + 1)
+
+
+class StrictSerializer(serializers.Serializer):
+    """Rejects keys it does not declare, and keys outside `context["writable"]` if given."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            errors = self._key_errors(data.keys())
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+    def _key_errors(self, keys: Iterable[str]) -> dict[str, list[str]]:
+        writable = self.context.get("writable") if self.parent is None else None
+        errors: dict[str, list[str]] = {}
+        for key in keys:
+            if key in READ_ONLY_NAMES:
+                errors[key] = ["This field is read-only."]
+            elif key not in self.fields:
+                errors[key] = ["Unknown field."]
+            elif writable is not None and key not in writable:
+                errors[key] = ["Your role may not write this field."]
+        return errors
+
+
+# --- nested objects ------------------------------------------------------------------------
+
+
+class VoiceConfigSerializer(StrictSerializer):
+    tts_voice = serializers.CharField(max_length=80, required=False, allow_blank=True)
+    stt_language = serializers.CharField(max_length=20, required=False, allow_blank=True)
+    enable_tts = serializers.BooleanField(required=False)
+
+
+class ModalityFlagsSerializer(StrictSerializer):
+    text = serializers.BooleanField(required=False)
+    audio = serializers.BooleanField(required=False)
+    file = serializers.BooleanField(required=False)
+
+
+class AgentSnapshotSerializer(StrictSerializer):
+    name = serializers.CharField(max_length=80, allow_blank=True, required=False)
+    persona = serializers.CharField(max_length=2000, allow_blank=True, required=False)
+    version = serializers.CharField(max_length=40, allow_blank=True, required=False)
+    origin = serializers.ChoiceField(choices=AgentOrigin.choices, required=False)
+    dify_agent_id = serializers.CharField(max_length=80, allow_blank=True, required=False)
+
+
+class CounselorHandoffSerializer(StrictSerializer):
+    handoff_reason = serializers.CharField(max_length=200, allow_blank=True, required=False)
+    counselor_id = serializers.IntegerField(min_value=1, max_value=INT64_MAX)
+    handoff_time = serializers.DateTimeField()
+
+
+def conversation_variables_field(**kwargs: Any) -> serializers.JSONField:
+    return serializers.JSONField(
+        validators=[validate_conversation_variables, validate_json_storable],
+        help_text="Object; keys ≤ 30 characters, scalar values ≤ 200 characters.",
+        **kwargs,
+    )
+
+
+def string_list_field(**kwargs: Any) -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.CharField(max_length=500), max_length=100, **kwargs
+    )
+
+
+# --- output --------------------------------------------------------------------------------
+
+
+class SessionOutput(serializers.Serializer):
+    """A session in the schema's names. P3 fields (marked so) are omitted for clients."""
+
+    _id = serializers.UUIDField(source="id")
+    user_id = serializers.IntegerField()
+    dify_conversation_id = serializers.UUIDField()
+    session_title = serializers.CharField()
+    session_type = serializers.ChoiceField(choices=SessionType.choices)
+    trigger_source = serializers.ChoiceField(choices=TriggerSource.choices)
+    active_agent_key = serializers.ChoiceField(choices=AgentKey.choices)
+    custom_agent_id = serializers.IntegerField(allow_null=True)
+    agent_origin = serializers.ChoiceField(choices=AgentOrigin.choices)
+    agent_snapshot = AgentSnapshotSerializer()
+    conversation_variables = serializers.DictField()
+    modality_flags = ModalityFlagsSerializer()
+    voice_config = VoiceConfigSerializer()
+    cbt_focus = serializers.CharField()
+    initial_risk_level = serializers.ChoiceField(
+        choices=RiskLevel.choices, required=False, help_text="P3: staff only."
+    )
+    final_risk_level = serializers.ChoiceField(
+        choices=RiskLevel.choices, allow_null=True, required=False, help_text="P3: staff only."
+    )
+    session_summary = serializers.CharField()
+    key_insights = serializers.ListField(child=serializers.CharField())
+    cbt_techniques_used = serializers.ListField(child=serializers.CharField())
+    generated_task_ids = serializers.ListField(child=serializers.CharField())
+    counselor_handoff = CounselorHandoffSerializer(
+        allow_null=True, required=False, help_text="P3: staff only."
+    )
+    satisfaction_score = serializers.IntegerField(allow_null=True)
+    follow_up_needed = serializers.BooleanField()
+    follow_up_at = serializers.DateTimeField(allow_null=True)
+    message_count = serializers.IntegerField()
+    audio_message_count = serializers.IntegerField()
+    attachment_count = serializers.IntegerField()
+    duration_seconds = serializers.IntegerField(allow_null=True)
+    intervention_triggered = serializers.BooleanField(required=False, help_text="P3: staff only.")
+    createdAt = serializers.DateTimeField(source="created_at")
+    updatedAt = serializers.DateTimeField(source="updated_at")
+    endedAt = serializers.DateTimeField(source="ended_at", allow_null=True)
+    is_deleted = serializers.BooleanField()
+    status = serializers.CharField(help_text="Engine status: active, completed, …")
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        # Without an explicit level a caller gets the client's view: the safe default.
+        level = self.context.get("max_privacy", CLIENT_MAX_PRIVACY)
+        return {
+            name: value
+            for name, value in data.items()
+            if SESSION_FIELD_PRIVACY.get(name, Privacy.P3) <= level
+        }
+
+
+class NotificationOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    payload = serializers.SerializerMethodField()
+    session_id = serializers.UUIDField(allow_null=True)
+    scheduled_for = serializers.DateTimeField()
+    sent_at = serializers.DateTimeField(allow_null=True)
+    read_at = serializers.DateTimeField(allow_null=True)
+
+    def get_payload(self, notification: Any) -> dict[str, Any]:
+        if self.context.get("max_privacy", CLIENT_MAX_PRIVACY) >= Privacy.P3:
+            return notification.payload
+        return _without_keys(notification.payload, P3_FIELDS)
+
+
+def _without_keys(value: Any, names: frozenset[str]) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_keys(v, names) for k, v in value.items() if k not in names}
+    if isinstance(value, list):
+        return [_without_keys(item, names) for item in value]
+    return value
+
+
+class MessageExportOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    parent_id = serializers.IntegerField(allow_null=True)
+    workline_id = serializers.IntegerField(allow_null=True)
+    role = serializers.CharField()
+    kind = serializers.CharField()
+    text = serializers.CharField()
+    modality = serializers.CharField()
+    attachment = serializers.SerializerMethodField()
+    createdAt = serializers.DateTimeField(source="created_at")
+
+    def get_attachment(self, message: Any) -> str | None:
+        return message.attachment.name or None
+
+
+class SessionExportOutput(SessionOutput):
+    messages = MessageExportOutput(many=True)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        # The privacy filter knows session fields only; the messages are added after it.
+        data = super().to_representation(instance)
+        data["messages"] = MessageExportOutput(instance.messages.all(), many=True).data
+        return data
+
+
+class ProfileExportOutput(serializers.Serializer):
+    display_name = serializers.CharField()
+    locale = serializers.CharField()
+    observed_patterns = serializers.JSONField()
+    accepted_hypotheses = serializers.JSONField()
+    session_count = serializers.IntegerField()
+    schedule_weekdays = serializers.JSONField()
+    schedule_time = serializers.TimeField(allow_null=True)
+    time_zone = serializers.CharField()
+    typical_activity_time = serializers.TimeField(allow_null=True)
+
+
+class UserExportOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.CharField()
+    date_joined = serializers.DateTimeField()
+
+
+class ExportOutput(serializers.Serializer):
+    exported_at = serializers.DateTimeField()
+    user = UserExportOutput()
+    profile = ProfileExportOutput(allow_null=True)
+    sessions = SessionExportOutput(many=True)
+
+
+# --- input ---------------------------------------------------------------------------------
+
+
+class SessionCreateInput(StrictSerializer):
+    """Schema §7 POST fields; `user_id` for services only, `initial_risk_level` not clients."""
+
+    user_id = serializers.IntegerField(
+        min_value=1, max_value=INT64_MAX, required=False, help_text="Services: the client."
+    )
+    session_type = serializers.ChoiceField(choices=SessionType.choices, required=False)
+    trigger_source = serializers.ChoiceField(choices=TriggerSource.choices, required=False)
+    initial_risk_level = serializers.ChoiceField(choices=RiskLevel.choices, required=False)
+    dify_conversation_id = serializers.UUIDField(required=False)
+    active_agent_key = serializers.ChoiceField(choices=AgentKey.choices, required=False)
+    custom_agent_id = serializers.IntegerField(
+        min_value=1, max_value=INT64_MAX, required=False, allow_null=True
+    )
+    agent_origin = serializers.ChoiceField(choices=AgentOrigin.choices, required=False)
+
+
+class SessionPatchInput(StrictSerializer):
+    """Every field some role may PATCH; which ones a caller may send depends on its role."""
+
+    session_title = serializers.CharField(
+        max_length=SESSION_TITLE_MAX, allow_blank=True, required=False
+    )
+    satisfaction_score = serializers.IntegerField(
+        min_value=1, max_value=5, allow_null=True, required=False
+    )
+    follow_up_needed = serializers.BooleanField(required=False)
+    voice_config = VoiceConfigSerializer(required=False)
+    custom_agent_id = serializers.IntegerField(
+        min_value=1, max_value=INT64_MAX, allow_null=True, required=False
+    )
+    agent_origin = serializers.ChoiceField(choices=AgentOrigin.choices, required=False)
+    final_risk_level = serializers.ChoiceField(
+        choices=RiskLevel.choices, allow_null=True, required=False
+    )
+    session_summary = serializers.CharField(
+        max_length=SESSION_SUMMARY_MAX, allow_blank=True, required=False
+    )
+    # Services only (the orchestrator's sessionManager writes every field):
+    dify_conversation_id = serializers.UUIDField(required=False)
+    session_type = serializers.ChoiceField(choices=SessionType.choices, required=False)
+    trigger_source = serializers.ChoiceField(choices=TriggerSource.choices, required=False)
+    active_agent_key = serializers.ChoiceField(choices=AgentKey.choices, required=False)
+    agent_snapshot = AgentSnapshotSerializer(required=False)
+    conversation_variables = conversation_variables_field(required=False)
+    modality_flags = ModalityFlagsSerializer(required=False)
+    cbt_focus = serializers.ChoiceField(choices=[("", "none"), *CbtFocus.choices], required=False)
+    initial_risk_level = serializers.ChoiceField(choices=RiskLevel.choices, required=False)
+    key_insights = string_list_field(required=False)
+    cbt_techniques_used = string_list_field(required=False)
+    generated_task_ids = string_list_field(required=False)
+    counselor_handoff = CounselorHandoffSerializer(allow_null=True, required=False)
+    follow_up_at = serializers.DateTimeField(allow_null=True, required=False)
+    message_count = serializers.IntegerField(min_value=0, max_value=INT32_MAX, required=False)
+    audio_message_count = serializers.IntegerField(min_value=0, max_value=INT32_MAX, required=False)
+    attachment_count = serializers.IntegerField(min_value=0, max_value=INT32_MAX, required=False)
+    duration_seconds = serializers.IntegerField(
+        min_value=0, max_value=INT32_MAX, allow_null=True, required=False
+    )
+    intervention_triggered = serializers.BooleanField(required=False)
+    endedAt = serializers.DateTimeField(allow_null=True, required=False)
+
+
+class ModalityInput(StrictSerializer):
+    modality_flags = ModalityFlagsSerializer(required=False)
+    audio_message_count = serializers.IntegerField(min_value=0, max_value=INT32_MAX, required=False)
+    attachment_count = serializers.IntegerField(min_value=0, max_value=INT32_MAX, required=False)
+
+
+class SessionListFilter(serializers.Serializer):
+    """Query parameters of the list; others (the cursor) pass through untouched."""
+
+    session_type = serializers.ChoiceField(choices=SessionType.choices, required=False)
+    trigger_source = serializers.ChoiceField(choices=TriggerSource.choices, required=False)
+    initial_risk_level = serializers.ChoiceField(choices=RiskLevel.choices, required=False)
+    final_risk_level = serializers.ChoiceField(choices=RiskLevel.choices, required=False)
+    created_after = serializers.DateTimeField(required=False)
+    created_before = serializers.DateTimeField(required=False)
+    include_deleted = serializers.BooleanField(required=False, default=False)
+
+
+class NotificationListFilter(serializers.Serializer):
+    unread = serializers.BooleanField(required=False, default=False, help_text="Unread only.")
+
+
+class ExportInput(StrictSerializer):
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+
+class LoginInput(StrictSerializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+
+class LoginOutput(serializers.Serializer):
+    token = serializers.CharField()
+    expiry = serializers.DateTimeField(allow_null=True)

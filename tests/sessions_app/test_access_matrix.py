@@ -1,0 +1,252 @@
+"""QUALITY R1: every API route by every role by (normal, crisis session) answers as SPEC §1 says.
+
+The routes are enumerated from the URL conf, so a new endpoint without a row here fails
+`test_every_api_route_has_a_row_in_the_access_table`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tests import factories
+
+PASSWORD = "pw-for-tests-1"
+ROLES = (
+    "owner",
+    "other_client",
+    "caseload_counselor",
+    "other_counselor",
+    "ops",
+    "service",
+    "anonymous",
+)
+VARIANTS = ("normal", "crisis")
+
+
+def walk(patterns: list[Any], prefix: str = "", namespace: str = "") -> Iterator[tuple]:
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            ns = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+            yield from walk(entry.url_patterns, prefix + str(entry.pattern), ns)
+        elif isinstance(entry, URLPattern):
+            yield prefix + str(entry.pattern), f"{namespace}{entry.name}", entry.callback
+
+
+def api_routes() -> set[tuple[str, str]]:
+    """(route name, METHOD) for every handler of every route under /api/."""
+    routes = set()
+    for path, name, callback in walk(get_resolver().url_patterns):
+        if not path.startswith("api/"):
+            continue
+        view_class = callback.cls
+        for method in view_class.http_method_names:
+            if method not in ("options", "head") and hasattr(view_class, method):
+                routes.add((name, method.upper()))
+    return routes
+
+
+def both(normal: int, crisis: int | None = None) -> tuple[int, int]:
+    return (normal, normal if crisis is None else crisis)
+
+
+def row(**expected: int | tuple[int, int]) -> dict[str, tuple[int, int]]:
+    assert set(expected) == set(ROLES), f"a row needs every role: {sorted(expected)}"
+    return {role: v if isinstance(v, tuple) else both(v) for role, v in expected.items()}
+
+
+def everyone(status: int, anonymous: int = 401) -> dict[str, tuple[int, int]]:
+    return row(**{role: status for role in ROLES if role != "anonymous"}, anonymous=anonymous)
+
+
+# Counselors outside the caseload: 404 for a normal session, 403 E_FORBIDDEN for a crisis one.
+STRANGER_COUNSELOR = both(404, 403)
+
+TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
+    ("sessions:session-list", "GET"): everyone(200),
+    ("sessions:session-list", "POST"): row(
+        owner=201,
+        other_client=201,
+        caseload_counselor=403,
+        other_counselor=403,
+        ops=403,
+        service=201,
+        anonymous=401,
+    ),
+    ("sessions:session-detail", "GET"): row(
+        owner=200,
+        other_client=404,
+        caseload_counselor=200,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=200,
+        service=200,
+        anonymous=401,
+    ),
+    ("sessions:session-detail", "PATCH"): row(
+        owner=200,
+        other_client=404,
+        caseload_counselor=200,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=200,
+        service=200,
+        anonymous=401,
+    ),
+    ("sessions:session-detail", "DELETE"): row(
+        owner=204,
+        other_client=404,
+        caseload_counselor=403,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=204,
+        service=403,
+        anonymous=401,
+    ),
+    ("sessions:session-modality", "PATCH"): row(
+        owner=200,
+        other_client=404,
+        caseload_counselor=403,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=403,
+        service=200,
+        anonymous=401,
+    ),
+    ("sessions:session-by-dify", "GET"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=403,
+        other_counselor=403,
+        ops=200,
+        service=200,
+        anonymous=401,
+    ),
+    ("sessions:notification-list", "GET"): everyone(200),
+    ("sessions:notification-read", "POST"): row(
+        owner=200,
+        other_client=404,
+        caseload_counselor=404,
+        other_counselor=404,
+        ops=404,
+        service=404,
+        anonymous=401,
+    ),
+    ("sessions:export", "POST"): row(
+        owner=200,
+        other_client=200,  # its own, empty history
+        caseload_counselor=403,
+        other_counselor=403,
+        ops=403,
+        service=403,
+        anonymous=401,
+    ),
+    # Schema, docs and auth: their own rows.
+    ("api:auth-token", "POST"): everyone(200, anonymous=401),  # anonymous: bad credentials
+    ("api:auth-logout", "POST"): everyone(204),
+    ("api:schema", "GET"): everyone(200, anonymous=200),
+    ("api:docs", "GET"): everyone(200, anonymous=200),
+}
+
+
+@dataclass
+class World:
+    users: dict[str, Any]
+    sessions: dict[str, Any]
+    notification: Any
+
+
+@pytest.fixture
+def world(alice, bob, charlie, dana, olga, service_account) -> World:
+    users = {
+        "owner": alice,
+        "other_client": charlie,
+        "caseload_counselor": bob,
+        "other_counselor": dana,
+        "ops": olga,
+        "service": service_account,
+        "anonymous": None,
+    }
+    sessions = {
+        "normal": factories.AskSessionFactory(user=alice),
+        "crisis": factories.CrisisSessionFactory(user=alice),
+    }
+    notification = factories.NotificationFactory(user=alice, session=sessions["normal"])
+    return World(users=users, sessions=sessions, notification=notification)
+
+
+Request = tuple[dict[str, Any], dict[str, Any] | None]
+
+
+def session_kwargs(world: World, role: str, variant: str) -> Request:
+    return {"session_id": world.sessions[variant].pk}, None
+
+
+def create_request(world: World, role: str, variant: str) -> Request:
+    body = {"user_id": world.users["owner"].pk} if role == "service" else {}
+    return {}, body
+
+
+def login_request(world: World, role: str, variant: str) -> Request:
+    user = world.users[role]
+    if user is None:
+        return {}, {"username": "nobody", "password": "wrong"}
+    return {}, {"username": user.username, "password": PASSWORD}
+
+
+REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
+    ("sessions:session-list", "POST"): create_request,
+    ("sessions:session-detail", "GET"): session_kwargs,
+    ("sessions:session-detail", "PATCH"): lambda w, r, v: (
+        session_kwargs(w, r, v)[0],
+        {"follow_up_needed": True},
+    ),
+    ("sessions:session-detail", "DELETE"): session_kwargs,
+    ("sessions:session-modality", "PATCH"): lambda w, r, v: (
+        session_kwargs(w, r, v)[0],
+        {"modality_flags": {"text": True}},
+    ),
+    ("sessions:session-by-dify", "GET"): lambda w, r, v: (
+        {"dify_conversation_id": w.sessions[v].dify_conversation_id},
+        None,
+    ),
+    ("sessions:notification-read", "POST"): lambda w, r, v: (
+        {"notification_id": w.notification.pk},
+        {},
+    ),
+    ("sessions:export", "POST"): lambda w, r, v: ({}, {"password": PASSWORD}),
+    ("api:auth-token", "POST"): login_request,
+    ("api:auth-logout", "POST"): lambda w, r, v: ({}, {}),
+}
+
+
+def test_every_api_route_has_a_row_in_the_access_table():
+    routes = api_routes()
+    missing = routes - set(TABLE)
+    stale = set(TABLE) - routes
+    assert not missing, f"API routes without a row in the access table: {sorted(missing)}"
+    assert not stale, f"rows for routes that no longer exist: {sorted(stale)}"
+
+
+CELLS = [
+    pytest.param(route, method, role, variant, id=f"{route}-{method}-{role}-{variant}")
+    for (route, method) in TABLE
+    for role in ROLES
+    for variant in VARIANTS
+]
+
+
+@pytest.mark.parametrize(("route", "method", "role", "variant"), CELLS)
+def test_each_role_gets_exactly_the_access_spec_section_1_gives_it(
+    world, api_as, route, method, role, variant
+):
+    kwargs, body = REQUESTS.get((route, method), lambda w, r, v: ({}, None))(world, role, variant)
+    url = reverse(route, kwargs=kwargs)
+    client = api_as(world.users[role])
+    response = getattr(client, method.lower())(url, body, format="json")
+    expected = TABLE[(route, method)][role][VARIANTS.index(variant)]
+    assert response.status_code == expected, response.content[:500]
+    if expected >= 400 and route not in ("api:schema", "api:docs"):
+        assert set(response.json()) >= {"code", "detail"}
+    if expected == 403 and route.startswith("sessions:session-") and role == "other_counselor":
+        assert response.json()["code"] == "E_FORBIDDEN"

@@ -1,0 +1,140 @@
+"""SPEC §9: a POST retried with the same Idempotency-Key returns the first response and
+changes nothing — also when the retries race (PostgreSQL)."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from sessions_app.api_base import ApiView
+from sessions_app.models import AskSession, IdempotencyRecord, Notification
+from tests import factories
+from tests.sessions_app.test_access_matrix import walk
+
+LIST = reverse("sessions:session-list")
+
+
+@pytest.mark.django_db
+def test_a_retried_create_replays_the_first_response_and_creates_nothing(alice, api_as):
+    client = api_as(alice)
+    first = client.post(
+        LIST, {"session_type": "cbt_guided"}, format="json", HTTP_IDEMPOTENCY_KEY="k-1"
+    )
+    again = client.post(
+        LIST, {"session_type": "cbt_guided"}, format="json", HTTP_IDEMPOTENCY_KEY="k-1"
+    )
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert AskSession.objects.filter(user=alice).count() == 1
+    # without the key the same request is a new one, refused by the one-active rule
+    assert client.post(LIST, {"session_type": "cbt_guided"}, format="json").status_code == 409
+
+
+@pytest.mark.django_db
+def test_keys_are_per_user(alice, charlie, api_as):
+    a = api_as(alice).post(LIST, {}, format="json", HTTP_IDEMPOTENCY_KEY="same")
+    c = api_as(charlie).post(LIST, {}, format="json", HTTP_IDEMPOTENCY_KEY="same")
+    assert (a.status_code, c.status_code) == (201, 201)
+    assert a.json()["_id"] != c.json()["_id"]
+
+
+@pytest.mark.django_db
+def test_the_same_key_for_a_different_request_is_422(alice, api_as):
+    client = api_as(alice)
+    client.post(LIST, {"session_type": "general"}, format="json", HTTP_IDEMPOTENCY_KEY="k")
+    response = client.post(
+        LIST, {"session_type": "follow_up"}, format="json", HTTP_IDEMPOTENCY_KEY="k"
+    )
+    assert response.status_code == 422
+    assert response.json()["code"] == "E_IDEMPOTENCY_KEY_REUSED"
+
+
+@pytest.mark.django_db
+def test_a_failed_request_stores_nothing_so_the_retry_runs_again(alice, api_as):
+    active = factories.ActiveSessionFactory(user=alice)
+    client = api_as(alice)
+    assert client.post(LIST, {}, format="json", HTTP_IDEMPOTENCY_KEY="k").status_code == 409
+    assert not IdempotencyRecord.objects.exists()
+    active.status = AskSession.Status.COMPLETED
+    active.save()
+    assert client.post(LIST, {}, format="json", HTTP_IDEMPOTENCY_KEY="k").status_code == 201
+
+
+@pytest.mark.django_db
+def test_marking_a_notification_read_twice_with_a_key_replays(alice, api_as):
+    notification = factories.NotificationFactory(user=alice)
+    url = reverse("sessions:notification-read", kwargs={"notification_id": notification.pk})
+    first = api_as(alice).post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="r")
+    Notification.objects.filter(pk=notification.pk).update(read_at=None)
+    again = api_as(alice).post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="r")
+    assert again.json() == first.json()
+    assert Notification.objects.get(pk=notification.pk).read_at is None  # nothing ran
+
+
+@pytest.mark.django_db
+def test_an_expired_key_starts_afresh(alice, api_as):
+    client = api_as(alice)
+    client.post(LIST, {}, format="json", HTTP_IDEMPOTENCY_KEY="old")
+    AskSession.objects.update(status=AskSession.Status.COMPLETED)
+    IdempotencyRecord.objects.update(created_at=timezone.now() - timedelta(days=2))
+    response = client.post(LIST, {}, format="json", HTTP_IDEMPOTENCY_KEY="old")
+    assert response.status_code == 201
+    assert "Idempotent-Replayed" not in response
+    assert AskSession.objects.count() == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("key", ["", "a" * 256, "with space", "ключ"])
+def test_a_malformed_key_is_e_validation(alice, api_as, key):
+    response = api_as(alice).post(LIST, {}, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    assert response.status_code == 400
+    assert "Idempotency-Key" in response.json()["fields"]
+
+
+def test_every_post_endpoint_is_idempotent_or_says_why_not():
+    from django.urls import get_resolver
+
+    for path, name, callback in walk(get_resolver().url_patterns):
+        if not path.startswith("api/") or name in ("api:schema", "api:docs"):
+            continue
+        view_class = callback.cls
+        # ApiView is what wraps POST handlers; a ViewSet's `create` would slip past it.
+        assert issubclass(view_class, ApiView), f"{name} must derive from ApiView"
+        if not hasattr(view_class, "post"):
+            continue
+        wrapped = getattr(view_class.post, "idempotent", False)
+        assert wrapped or view_class.idempotency_exempt, f"{name}: POST without Idempotency-Key"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_retries_with_one_key_create_one_session_and_all_get_its_response(alice):
+    results: list[tuple[int, dict]] = []
+    barrier = threading.Barrier(10)
+
+    def retry() -> None:
+        client = APIClient()
+        client.force_authenticate(alice)
+        barrier.wait()
+        try:
+            response = client.post(LIST, {}, format="json", HTTP_IDEMPOTENCY_KEY="race")
+            results.append((response.status_code, response.json()))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=retry) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [status for status, _ in results] == [201] * 10
+    assert len({body["_id"] for _, body in results}) == 1
+    assert AskSession.objects.filter(user=alice).count() == 1
+    assert IdempotencyRecord.objects.count() == 1

@@ -1,0 +1,108 @@
+"""QUALITY R8: no client-facing response — list, detail, export, notifications — contains a P3
+field name anywhere in its JSON; staff responses do (the positive control)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from sessions_app.privacy import P3_FIELDS, SESSION_FIELD_PRIVACY
+from sessions_app.serializers import SessionOutput
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+def keys_in(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from keys_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from keys_in(item)
+
+
+@pytest.fixture
+def risky_history(alice, bob):
+    crisis = factories.CrisisSessionFactory(
+        user=alice,
+        final_risk_level="L3",
+        handoff_counselor=bob,
+        handoff_reason="crisis_risk",
+        handoff_time=timezone.now(),
+    )
+    factories.AskMessageFactory(session=crisis, text="I feel unsafe")
+    factories.NotificationFactory(
+        user=alice,
+        session=crisis,
+        payload={
+            "title": "Checking in",
+            "initial_risk_level": "L3",
+            "nested": [{"final_risk_level": "L3"}],
+        },
+    )
+    return crisis
+
+
+def client_responses(alice, api_as, session) -> dict[str, Any]:
+    client = api_as(alice)
+    return {
+        "list": client.get(reverse("sessions:session-list")).json(),
+        "detail": client.get(
+            reverse("sessions:session-detail", kwargs={"session_id": session.pk})
+        ).json(),
+        "patch": client.patch(
+            reverse("sessions:session-detail", kwargs={"session_id": session.pk}),
+            {"session_title": "Renamed"},
+            format="json",
+        ).json(),
+        "export": client.post(
+            reverse("sessions:export"), {"password": "pw-for-tests-1"}, format="json"
+        ).json(),
+        "notifications": client.get(reverse("sessions:notification-list")).json(),
+        "create": client.post(reverse("sessions:session-list"), {}, format="json").json(),
+    }
+
+
+def test_no_client_response_contains_a_p3_field_name_anywhere(alice, api_as, risky_history):
+    for name, body in client_responses(alice, api_as, risky_history).items():
+        leaked = set(keys_in(body)) & P3_FIELDS
+        assert not leaked, f"{name} leaks {leaked}"
+
+
+def test_the_export_holds_the_clients_sessions_messages_and_profile(alice, api_as, risky_history):
+    body = client_responses(alice, api_as, risky_history)["export"]
+    assert body["user"]["username"] == "alice"
+    assert body["profile"]["time_zone"] == "Europe/Berlin"
+    [session] = body["sessions"]
+    assert session["_id"] == str(risky_history.pk)
+    assert [m["text"] for m in session["messages"]] == ["I feel unsafe"]
+
+
+def test_staff_do_see_the_p3_fields(bob, api_as, risky_history):
+    url = reverse("sessions:session-detail", kwargs={"session_id": risky_history.pk})
+    body = api_as(bob).get(url).json()
+    assert set(body) >= P3_FIELDS
+    assert body["counselor_handoff"]["counselor_id"] == bob.pk
+
+
+def test_every_output_field_is_classified_in_the_privacy_table():
+    assert set(SessionOutput().fields) == set(SESSION_FIELD_PRIVACY)
+
+
+def test_a_representation_without_a_role_is_the_clients(risky_history):
+    assert not set(SessionOutput(risky_history).data) & P3_FIELDS
+
+
+def test_the_export_needs_the_right_password(alice, api_as):
+    response = api_as(alice).post(reverse("sessions:export"), {"password": "nope"}, format="json")
+    assert response.status_code == 403
+    assert response.json()["code"] == "E_PASSWORD_INVALID"
+    response = api_as(alice).post(reverse("sessions:export"), {}, format="json")
+    assert response.status_code == 400
+    assert response.json()["fields"]["password"]

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sessions_app', '0003_event_log_append_only'),
+        ('sessions_app', '0004_idempotency_record'),
     ]
 
     operations = [

@@ -27,6 +27,8 @@ from psychologist.llm.offline.banks import (
 
 MAY_COMPLETE_AFTER = 4
 MUST_COMPLETE_AFTER = 7
+# Words about thinking, plans and choices run through every answer: they open no new topic.
+GENERIC_THEMES = frozenset({"thought", "plan", "decision"})
 MOOD_RU = {"declining": "ухудшение", "stable": "без изменений", "improving": "улучшение"}
 _CLOSURE = tuple(re.compile(pattern) for pattern in CLOSURE)
 
@@ -146,7 +148,8 @@ def _exhausted(
         return True
     if not answers:
         return False
-    if any(t not in known for t in batch_themes) and known:
+    opened = [t for t in batch_themes if t not in known and t not in GENERIC_THEMES]
+    if opened and known:
         return False  # A new theme opened: keep going (session-design §8.2).
     closure = any(p.search(lexicon.normalize(a)) for a in answers for p in _CLOSURE)
     short = all(len(lexicon.words(answer)) < 4 for answer in answers)

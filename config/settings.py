@@ -283,7 +283,14 @@ LOGGING = {
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "kv"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # The SDK logs whole request bodies (message text) at DEBUG: pinned above it, so that
+        # LOG_LEVEL=DEBUG can never leak a client's words. Its retry notices stay at INFO.
+        "anthropic": {"level": "INFO"},
+        "httpx2": {"level": "WARNING"},
+        "httpcore2": {"level": "WARNING"},
+    },
 }
 
 if PRODUCTION:

@@ -47,7 +47,7 @@ def get_provider(name: str, *, model: str) -> Provider:
     if name == "scripted":
         from psychologist.llm.scripted import active_script
 
-        return active_script()
+        return active_script().bound_to(model)
     if name == "anthropic":
         from psychologist.llm.anthropic_provider import AnthropicProvider
 

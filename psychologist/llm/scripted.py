@@ -41,6 +41,13 @@ class ScriptedProvider:
         return len(self._recordings) - self._next
 
     def complete(self, request: LLMRequest) -> LLMResponse:
+        return self.replay_next(request, model=self.model)
+
+    def bound_to(self, model: str) -> BoundScript:
+        """This script, answering as `model` (the agent's binding names the model)."""
+        return BoundScript(self, model)
+
+    def replay_next(self, request: LLMRequest, *, model: str) -> LLMResponse:
         with self._lock:
             if self._next >= len(self._recordings):
                 raise ScriptExhausted(
@@ -50,10 +57,15 @@ class ScriptedProvider:
             recording = self._recordings[self._next]
             self._next += 1
             self.requests.append(request)
-        return self._replay(recording, request, self._next)
+            number = self._next
+        return self._replay(recording, request, number, model)
 
     def _replay(
-        self, recording: LLMResponse | dict[str, Any], request: LLMRequest, number: int
+        self,
+        recording: LLMResponse | dict[str, Any],
+        request: LLMRequest,
+        number: int,
+        model: str,
     ) -> LLMResponse:
         if isinstance(recording, LLMResponse):
             return recording
@@ -64,7 +76,18 @@ class ScriptedProvider:
                 f"but {request.agent!r} is calling",
                 code="script_mismatch",
             )
-        return response_from_dict(recording, model=self.model)
+        return response_from_dict(recording, model=model)
+
+
+class BoundScript:
+    name = PROVIDER
+
+    def __init__(self, script: ScriptedProvider, model: str) -> None:
+        self.script = script
+        self.model = model
+
+    def complete(self, request: LLMRequest) -> LLMResponse:
+        return self.script.replay_next(request, model=self.model)
 
 
 def response_from_dict(data: dict[str, Any], *, model: str = MODEL) -> LLMResponse:

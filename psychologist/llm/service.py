@@ -78,7 +78,7 @@ def _meter(
         session_id=request.session_id,
         usage=response.usage if response else Usage(),
         cost_micro_usd=response.cost_micro_usd if response else 0,
-        latency_ms=_elapsed_ms(started),
+        latency_ms=response.latency_ms if response else _elapsed_ms(started),
         stop_reason=response.stop_reason if response else "",
         error_code=error_code,
     )

@@ -344,3 +344,11 @@ def test_message_text_never_reaches_the_logs(
     assert CANARY in str(fake_anthropic.requests[0])
     assert "llm.call" in caplog.text
     assert CANARY not in caplog.text
+
+
+def test_tool_choice_any_lets_the_model_pick_a_tool(fake_anthropic: FakeAnthropic) -> None:
+    fake_anthropic.queue(ok())
+
+    complete(request=analyst_request(tool_choice="any"))
+
+    assert fake_anthropic.requests[0]["tool_choice"] == {"type": "any"}

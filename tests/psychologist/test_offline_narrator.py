@@ -96,3 +96,22 @@ def test_narration_is_deterministic() -> None:
     context = {"locale": "ru", "questions": ["Пользователь боится ошибиться."], "closing": True}
 
     assert narrate(**context) == narrate(**context)
+
+
+@pytest.mark.parametrize(("locale", "marker"), [("en", "you"), ("ru", "ты")])
+def test_analyst_questions_reach_the_client_as_second_person_cards(
+    locale: str, marker: str
+) -> None:
+    for focus in ("cognitive_restructuring", "behavioral_activation", "problem_solving"):
+        analysis = complete(
+            request=agent_request("analyst", locale=locale, cbt_focus=focus, turn_count=2)
+        ).tool_input("analyst_output")
+        cards = narrate(locale=locale, questions=analysis["questions"])["cards"]
+
+        assert len(cards) == len(analysis["questions"]) == 2
+        for card in cards:
+            text = card["text"].lower()
+            assert text.endswith("?")
+            assert "user" not in text
+            assert "пользовател" not in text
+            assert marker in text or "тебе" in text or "тебя" in text or "your" in text

@@ -39,13 +39,8 @@ def analyse(context: dict[str, Any]) -> dict[str, Any]:
     slots = dict(context.get("slots") or {})
     pairs = common.recap_pairs(context)
     answers = [answer for _, answer in pairs]
-    latest = [*answers, str(context.get("last_client_text") or "")]
-    latest = [text for text in latest if text.strip()]
     locale = str(context.get("locale") or "en")
-
-    crisis = any(lexicon.detect_crisis(text, locale) for text in latest)
-    fatigue = any(lexicon.detect_fatigue(text, locale) for text in latest[-2:])
-    meta = bool(latest) and lexicon.detect_meta(latest[-1], locale)
+    crisis, fatigue, meta = _signals(context, answers, locale)
     batch_themes = common.themes_in(answers)
     known = [t for t in str(slots.get("themes") or "").split(",") if t]
     themes = batch_themes + [t for t in known if t not in batch_themes]
@@ -79,6 +74,16 @@ def analyse(context: dict[str, Any]) -> dict[str, Any]:
         "state_after": _state_after(context, answers, complete=complete),
         "slots_updated": slots_updated,
     }
+
+
+def _signals(context: dict[str, Any], answers: list[str], locale: str) -> tuple[bool, bool, bool]:
+    """Crisis in anything the client wrote; fatigue in the last words; a meta question last."""
+    latest = [*answers, str(context.get("last_client_text") or "")]
+    latest = [text for text in latest if text.strip()]
+    crisis = any(lexicon.detect_crisis(text, locale) for text in latest)
+    fatigue = any(lexicon.detect_fatigue(text, locale) for text in latest[-2:])
+    meta = bool(latest) and lexicon.detect_meta(latest[-1], locale)
+    return crisis, fatigue, meta
 
 
 def _stage(turn_count: int, phase: str) -> str:

@@ -61,7 +61,9 @@ def _client_from_settings() -> anthropic.Anthropic:
 
 
 @functools.lru_cache(maxsize=8)
-def _client(*, api_key: str, base_url: str | None, max_retries: int, timeout: float) -> Any:
+def _client(
+    *, api_key: str, base_url: str | None, max_retries: int, timeout: float
+) -> anthropic.Anthropic:
     # One client per configuration, reused: it holds the connection pool.
     return anthropic.Anthropic(
         api_key=api_key,

@@ -96,6 +96,9 @@ def response_from_dict(data: dict[str, Any], *, model: str = MODEL) -> LLMRespon
         for i, call in enumerate(data.get("tool_calls") or [], start=1)
     ]
     usage = data.get("usage") or {}
+    unknown = set(usage) - set(Usage.__dataclass_fields__)
+    if unknown:
+        raise LLMError(f"unknown usage keys in recording: {sorted(unknown)}", code="bad_script")
     return LLMResponse(
         text=str(data.get("text") or ""),
         tool_calls=calls,

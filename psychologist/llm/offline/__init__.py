@@ -30,8 +30,8 @@ from psychologist.llm.types import (
 
 PROVIDER = "offline"
 MODEL = "offline-rules-v1"
-# Shown wherever offline output is displayed (SPEC §3: it is labelled as the offline engine).
-LABEL = "Offline engine"
+# SPEC §3 labels offline output wherever it is shown: `LLMProviderName(response.provider).label`
+# reads "Offline engine".
 
 AGENTS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
     "analyst": (ANALYST_TOOL, analyse),

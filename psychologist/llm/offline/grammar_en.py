@@ -57,10 +57,9 @@ ADVERBS = {
     "really",
     "also",
     "just",
-    "tends",
     "seldom",
     "even",
-} - {"tends"}
+}
 QUESTION_WORDS = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how"}
 IRREGULAR_PAST = {
     "felt": "feel",
@@ -259,10 +258,8 @@ def _swap_references(tokens: list[str]) -> list[str]:
 def _swap_subject(
     tokens: list[str], lowered: list[str], index: int, length: int, out: list[str]
 ) -> int:
+    # "the user's" never gets here: its core "user's" is not a subject; `_swap_word` maps it.
     last = tokens[index + length - 1]
-    if _core(last).lower().endswith("'s") or lowered[index + length - 1] in ("user's", "client's"):
-        out.append(_with_core(last, "your"))
-        return index + length
     plural = (lowered[index],) in PLURAL_SUBJECTS
     if not plural and _inverted_aux(out):
         # An inverted question: "does the user feel" → "do you feel".

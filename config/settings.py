@@ -8,7 +8,6 @@ rather than guessing.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -181,6 +180,62 @@ if LLM_PROVIDER not in {"anthropic", "offline", "scripted"}:
     raise ImproperlyConfigured("LLM_PROVIDER must be anthropic, offline or scripted")
 if LLM_PROVIDER == "anthropic" and not ANTHROPIC_API_KEY:
     raise ImproperlyConfigured("LLM_PROVIDER=anthropic needs ANTHROPIC_API_KEY")
+# The SDK retries 408/409/429/5xx and connection errors itself with backoff; these bound it.
+ANTHROPIC_MAX_RETRIES = env_int("ANTHROPIC_MAX_RETRIES", 2)
+ANTHROPIC_TIMEOUT_SECONDS = env_int("ANTHROPIC_TIMEOUT_SECONDS", 60, minimum=1)
+
+# Which provider and model serve each agent. The admin-editable ModelBinding table overrides
+# these per agent; this is what an empty table (a fresh install) falls back to.
+_ANTHROPIC_MODELS = {
+    "analyst": "claude-sonnet-4-6",
+    "narrator": "claude-haiku-4-5",
+    "summarizer": "claude-haiku-4-5",
+    "psychologist": "claude-opus-4-6",
+    "psychologist-light": "claude-haiku-4-5",
+}
+_PROVIDER_MODEL = {"offline": "offline-rules-v1", "scripted": "scripted"}
+LLM_BINDINGS = {
+    agent: {
+        "provider": LLM_PROVIDER,
+        "model": model if LLM_PROVIDER == "anthropic" else _PROVIDER_MODEL[LLM_PROVIDER],
+    }
+    for agent, model in _ANTHROPIC_MODELS.items()
+}
+
+# Prices in micro-USD per million tokens (so $3 / MTok is 3_000_000). Anthropic reports
+# `input_tokens` WITHOUT the cached part, so the four counts are billed separately.
+LLM_PRICES = {
+    "claude-opus-4-6": {
+        "input": 5_000_000,
+        "output": 25_000_000,
+        "cache_read": 500_000,
+        "cache_write": 6_250_000,
+    },
+    "claude-opus-4-5": {
+        "input": 5_000_000,
+        "output": 25_000_000,
+        "cache_read": 500_000,
+        "cache_write": 6_250_000,
+    },
+    "claude-sonnet-4-6": {
+        "input": 3_000_000,
+        "output": 15_000_000,
+        "cache_read": 300_000,
+        "cache_write": 3_750_000,
+    },
+    "claude-sonnet-4-5": {
+        "input": 3_000_000,
+        "output": 15_000_000,
+        "cache_read": 300_000,
+        "cache_write": 3_750_000,
+    },
+    "claude-haiku-4-5": {
+        "input": 1_000_000,
+        "output": 5_000_000,
+        "cache_read": 100_000,
+        "cache_write": 1_250_000,
+    },
+}
 
 # Input budget for a materialized prompt (SPEC §5): past it, older turns are compacted.
 LLM_CONTEXT_BUDGET_TOKENS = env_int("LLM_CONTEXT_BUDGET_TOKENS", 6000, minimum=200)
@@ -249,15 +304,13 @@ SPECTACULAR_SETTINGS = {
         "AgentOriginEnum": "sessions_app.models.AgentOrigin",
     },
 }
-# The docs page loads Swagger UI from a CDN unless drf-spectacular-sidecar is installed, in which
-# case it is served from our own static files (production machines have no internet).
-if importlib.util.find_spec("drf_spectacular_sidecar") is not None:
-    INSTALLED_APPS.append("drf_spectacular_sidecar")
-    SPECTACULAR_SETTINGS |= {
-        "SWAGGER_UI_DIST": "SIDECAR",
-        "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-        "REDOC_DIST": "SIDECAR",
-    }
+# The docs page serves Swagger UI from our own static files (drf-spectacular-sidecar), never a CDN.
+INSTALLED_APPS.append("drf_spectacular_sidecar")
+SPECTACULAR_SETTINGS |= {
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
 
 # --- Cache: throttle counters must be shared by every web process --------------------------
 if REDIS_URL:
@@ -289,7 +342,14 @@ LOGGING = {
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "kv"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # The SDK logs whole request bodies (message text) at DEBUG: pinned above it, so that
+        # LOG_LEVEL=DEBUG can never leak a client's words. Its retry notices stay at INFO.
+        "anthropic": {"level": "INFO"},
+        "httpx2": {"level": "WARNING"},
+        "httpcore2": {"level": "WARNING"},
+    },
 }
 
 if PRODUCTION:

@@ -13,3 +13,11 @@ REST_FRAMEWORK = {
     **REST_FRAMEWORK,
     "DEFAULT_THROTTLE_RATES": {"login": "10000/min", "write": "10000/min", "export": "10000/min"},
 }
+# Whatever the environment holds, tests never reach a real model: every agent runs offline
+# unless a test binds it elsewhere (the fake Messages API fixture, a scripted replay).
+LLM_BINDINGS = {
+    agent: {"provider": "offline", "model": "offline-rules-v1"}
+    for agent in ("analyst", "narrator", "summarizer", "psychologist", "psychologist-light")
+}
+ANTHROPIC_API_KEY = ""
+ANTHROPIC_BASE_URL = ""

@@ -309,7 +309,9 @@ def _compacted(
 def _locked(session: AskSession) -> AskSession:
     # Every graph write moves a head; taking the session row first serialises them per session.
     return (
-        AskSession.objects.select_for_update().select_related("active_workline").get(pk=session.pk)
+        AskSession.objects.select_for_update(of=("self",))
+        .select_related("active_workline")
+        .get(pk=session.pk)
     )
 
 

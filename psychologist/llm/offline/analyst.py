@@ -1,0 +1,253 @@
+"""The offline Analyst: the next questions, risk, pacing and mood from the session's facts.
+
+Context it reads (all optional): `locale`, `cbt_focus`, `phase`, `turn_count` (completed
+question+answer rounds), `recap` [{question, answer}] — the batch just answered,
+`last_client_text`, `asked_questions` (every third-person question asked this session),
+`flow_step`, `allowed_next`, `slots`, `address` ("formal" for Russian "вы").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from psychologist.llm import lexicon
+from psychologist.llm.offline import common
+from psychologist.llm.offline.banks import (
+    BANK,
+    CLOSURE,
+    INSIGHT_BY_FOCUS,
+    INSIGHT_BY_THEME,
+    REFOCUS_QUESTION,
+    SAFETY_QUESTION,
+    STAGES,
+    THEME_LABELS,
+    BankQuestion,
+)
+
+MAY_COMPLETE_AFTER = 4
+MUST_COMPLETE_AFTER = 7
+# Words about thinking, plans and choices run through every answer: they open no new topic.
+GENERIC_THEMES = frozenset({"thought", "plan", "decision"})
+MOOD_RU = {"declining": "ухудшение", "stable": "без изменений", "improving": "улучшение"}
+_CLOSURE = tuple(re.compile(pattern) for pattern in CLOSURE)
+
+
+def analyse(context: dict[str, Any]) -> dict[str, Any]:
+    lang = common.lang_of(context)
+    turn_count = int(context.get("turn_count") or 0)
+    slots = dict(context.get("slots") or {})
+    pairs = common.recap_pairs(context)
+    answers = [answer for _, answer in pairs]
+    locale = str(context.get("locale") or "en")
+    crisis, fatigue, meta = _signals(context, answers, locale)
+    batch_themes = common.themes_in(answers)
+    known = [t for t in str(slots.get("themes") or "").split(",") if t]
+    themes = batch_themes + [t for t in known if t not in batch_themes]
+    focus = common.focus_for(context, themes)
+    mood_delta, mood_now = _mood(answers, slots, locale, crisis=crisis)
+
+    candidates = _candidates(context, focus, themes, lang, turn_count)
+    complete = _session_complete(
+        turn_count,
+        fatigue=fatigue,
+        crisis=crisis,
+        meta=meta,
+        exhausted=_exhausted(answers, batch_themes, known, candidates),
+    )
+    questions = _questions(
+        lang, candidates, turn_count, complete=complete, crisis=crisis, meta=meta
+    )
+    insight = None
+    if (complete and not fatigue and not crisis) or context.get("phase") == "insight":
+        insight = _insight(lang, focus, themes)
+    slots_updated = _slots_updated(
+        context, slots, answers, themes, focus, mood_now, fatigue, crisis
+    )
+    return {
+        "questions": questions,
+        "observation": _observation(lang, pairs, themes, mood_delta, fatigue, meta, crisis),
+        "crisis_signal": crisis,
+        "suggested_insight": insight,
+        "session_complete": complete,
+        "mood_delta": mood_delta,
+        "state_after": _state_after(context, answers, complete=complete),
+        "slots_updated": slots_updated,
+    }
+
+
+def _signals(context: dict[str, Any], answers: list[str], locale: str) -> tuple[bool, bool, bool]:
+    """Crisis in anything the client wrote; fatigue in the last words; a meta question last."""
+    latest = [*answers, str(context.get("last_client_text") or "")]
+    latest = [text for text in latest if text.strip()]
+    crisis = any(lexicon.detect_crisis(text, locale) for text in latest)
+    fatigue = any(lexicon.detect_fatigue(text, locale) for text in latest[-2:])
+    meta = bool(latest) and lexicon.detect_meta(latest[-1], locale)
+    return crisis, fatigue, meta
+
+
+def _stage(turn_count: int, phase: str) -> str:
+    if phase == "insight" or turn_count >= 5:
+        return "deepening"
+    return "opening" if turn_count < 2 else "exploring"
+
+
+def _candidates(
+    context: dict[str, Any], focus: str, themes: list[str], lang: str, turn_count: int
+) -> list[str]:
+    """Unasked bank questions for this focus, best first: the current stage, ranked by how many
+    of the client's themes they touch, ties rotated by the turn so sessions do not all match;
+    then the other stages as a reserve."""
+    stage = _stage(turn_count, str(context.get("phase") or ""))
+    asked = [str(q) for q in context.get("asked_questions") or []]
+    shown = [question for question, _ in common.recap_pairs(context)]
+    formal = context.get("address") == "formal"
+    ordered: list[str] = []
+    for name in (stage, *[s for s in STAGES if s != stage]):
+        bank = BANK[focus][name]
+        offset = turn_count % len(bank)
+        rotated = bank[offset:] + bank[:offset]
+        ranked = sorted(rotated, key=lambda q: -_relevance(q, themes))
+        for entry in ranked:
+            text = common.pick(lang, (entry.en, entry.ru))
+            narrated = common.second_person_question(text, lang, formal=formal)
+            if any(common.same_text(text, a) for a in asked) or any(
+                common.same_text(narrated, s) for s in shown
+            ):
+                continue
+            ordered.append(text)
+    return ordered
+
+
+def _relevance(question: BankQuestion, themes: list[str]) -> int:
+    return sum(1 for tag in question.tags if tag in themes[:3])
+
+
+def _questions(
+    lang: str, candidates: list[str], turn_count: int, *, complete: bool, crisis: bool, meta: bool
+) -> list[str]:
+    if crisis:
+        return [common.pick(lang, (SAFETY_QUESTION["en"], SAFETY_QUESTION["ru"]))]
+    if meta:
+        return [common.pick(lang, (REFOCUS_QUESTION["en"], REFOCUS_QUESTION["ru"]))]
+    if complete:
+        return []
+    # Fewer questions per batch as the session matures: the conversation narrows.
+    return candidates[: 1 if turn_count >= MAY_COMPLETE_AFTER else 2]
+
+
+def _session_complete(
+    turn_count: int, *, fatigue: bool, crisis: bool, meta: bool, exhausted: bool
+) -> bool:
+    if crisis:
+        return False  # The crisis flow takes over; closing now would drop the client.
+    if fatigue or turn_count >= MUST_COMPLETE_AFTER:
+        return True
+    return turn_count >= MAY_COMPLETE_AFTER and exhausted and not meta
+
+
+def _exhausted(
+    answers: list[str], batch_themes: list[str], known: list[str], candidates: list[str]
+) -> bool:
+    if not candidates:
+        return True
+    if not answers:
+        return False
+    opened = [t for t in batch_themes if t not in known and t not in GENERIC_THEMES]
+    if opened and known:
+        return False  # A new theme opened: keep going (session-design §8.2).
+    closure = any(p.search(lexicon.normalize(a)) for a in answers for p in _CLOSURE)
+    short = all(len(lexicon.words(answer)) < 4 for answer in answers)
+    return closure or short
+
+
+def _mood(
+    answers: list[str], slots: dict[str, Any], locale: str, *, crisis: bool
+) -> tuple[str, float | None]:
+    if not answers:
+        return ("declining" if crisis else "stable"), None
+    scores = [lexicon.mood_score(answer, locale) for answer in answers]
+    now = round(sum(scores) / len(scores), 2)
+    previous = slots.get("mood_score")
+    baseline = float(previous) if isinstance(previous, int | float) else float(scores[0])
+    current = now if isinstance(previous, int | float) else float(scores[-1])
+    delta = current - baseline
+    if crisis or delta <= -0.5:
+        return "declining", now
+    return ("improving" if delta >= 0.5 else "stable"), now
+
+
+def _insight(lang: str, focus: str, themes: list[str]) -> str:
+    for theme in themes:
+        if theme in INSIGHT_BY_THEME:
+            return common.pick(lang, INSIGHT_BY_THEME[theme])
+    return common.pick(lang, INSIGHT_BY_FOCUS[focus])
+
+
+def _observation(
+    lang: str,
+    pairs: list[tuple[str, str]],
+    themes: list[str],
+    mood_delta: str,
+    fatigue: bool,
+    meta: bool,
+    crisis: bool,
+) -> str:
+    labels = ", ".join(common.pick(lang, THEME_LABELS[t]) for t in themes[:3])
+    if lang == "ru":
+        parts = [f"Ответов в батче: {len(pairs)}."]
+        parts += [f"Темы: {labels}."] if labels else []
+        parts.append(f"Динамика настроения: {MOOD_RU[mood_delta]}.")
+        parts += ["Пользователь устал и хочет остановиться; новых вопросов нет."] if fatigue else []
+        parts += (
+            ["Пользователь спросил о самом разговоре; фокус мягко возвращён к нему."]
+            if meta
+            else []
+        )
+        parts += ["В словах пользователя есть возможный сигнал риска."] if crisis else []
+    else:
+        parts = [f"{len(pairs)} answers in this batch."]
+        parts += [f"Themes: {labels}."] if labels else []
+        parts.append(f"Mood: {mood_delta}.")
+        parts += ["The user is tired and wants to stop; no new questions."] if fatigue else []
+        parts += (
+            ["The user asked about the conversation itself; focus gently returned."] if meta else []
+        )
+        parts += ["The user's words contain a possible risk signal."] if crisis else []
+    return " ".join(parts)
+
+
+def _state_after(context: dict[str, Any], answers: list[str], *, complete: bool) -> str:
+    step = str(context.get("flow_step") or "dialogue")
+    allowed = context.get("allowed_next")
+    allowed = list(allowed) if allowed is not None else ["topic", "dialogue", "insight", "closing"]
+    if complete:
+        return next((s for s in ("insight", "closing") if s in allowed), step)
+    if step in ("intro", "topic") and answers and "dialogue" in allowed:
+        return "dialogue"
+    return step
+
+
+def _slots_updated(
+    context: dict[str, Any],
+    slots: dict[str, Any],
+    answers: list[str],
+    themes: list[str],
+    focus: str,
+    mood_now: float | None,
+    fatigue: bool,
+    crisis: bool,
+) -> dict[str, Any]:
+    # Scalars only: slots share the conversation-variable limits (keys ≤ 30, values ≤ 200).
+    updated: dict[str, Any] = {"cbt_focus": focus}
+    if themes:
+        updated["themes"] = ",".join(themes[:6])
+    if mood_now is not None:
+        updated["mood_score"] = mood_now
+    if answers and not slots.get("topic") and context.get("flow_step") in ("intro", "topic"):
+        updated["topic"] = common.clip_words(answers[0], 120)
+    if fatigue:
+        updated["fatigue"] = True
+    if crisis:
+        updated["crisis"] = True
+    return updated

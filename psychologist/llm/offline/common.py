@@ -1,0 +1,84 @@
+"""Helpers shared by the offline agents: reading the context, themes, person transforms."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from psychologist.llm import lexicon
+from psychologist.llm.offline import grammar_en, grammar_ru
+from psychologist.llm.offline.banks import FOCI, FOCUS_BY_THEME, THEMES
+
+_THEME_PATTERNS = {
+    theme: tuple(re.compile(pattern) for pattern in patterns) for theme, patterns in THEMES.items()
+}
+
+
+def lang_of(context: dict[str, Any]) -> str:
+    locale = str(context.get("locale") or "en").lower()
+    return "ru" if locale.startswith("ru") else "en"
+
+
+def pick(lang: str, pair: tuple[str, str]) -> str:
+    return pair[1] if lang == "ru" else pair[0]
+
+
+def recap_pairs(context: dict[str, Any]) -> list[tuple[str, str]]:
+    pairs = []
+    for item in context.get("recap") or []:
+        if isinstance(item, dict):
+            pairs.append((str(item.get("question", "")), str(item.get("answer", ""))))
+    return pairs
+
+
+def themes_in(texts: Iterable[str]) -> list[str]:
+    """Themes by how often they occur, ties in the order of THEMES (deterministic)."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        clean = lexicon.normalize(text)
+        for theme, patterns in _THEME_PATTERNS.items():
+            counts[theme] += sum(len(pattern.findall(clean)) for pattern in patterns)
+    order = list(THEMES)
+    found = [theme for theme in order if counts[theme]]
+    return sorted(found, key=lambda theme: (-counts[theme], order.index(theme)))
+
+
+def focus_for(context: dict[str, Any], themes: list[str]) -> str:
+    focus = context.get("cbt_focus") or (context.get("slots") or {}).get("cbt_focus")
+    if focus in FOCI:
+        return focus
+    votes: Counter[str] = Counter(FOCUS_BY_THEME[t] for t in themes if t in FOCUS_BY_THEME)
+    if not votes:
+        return FOCI[0]
+    return max(FOCI, key=lambda f: (votes[f], -FOCI.index(f)))
+
+
+def second_person_question(text: str, lang: str, *, formal: bool) -> str:
+    if lang == "ru":
+        return grammar_ru.to_question(text, formal=formal)
+    return grammar_en.to_question(text)
+
+
+def second_person_statement(text: str, lang: str, *, formal: bool) -> str:
+    if lang == "ru":
+        return grammar_ru.to_statement(text, formal=formal)
+    return grammar_en.to_statement(text)
+
+
+def same_text(left: str, right: str) -> bool:
+    return _squash(left) == _squash(right)
+
+
+def _squash(text: str) -> str:
+    return " ".join(lexicon.words(text))
+
+
+def clip_words(text: str, limit: int) -> str:
+    """At most `limit` characters, cut at a word boundary."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0]
+    return cut.rstrip(",.;:") + "…"

@@ -1,0 +1,120 @@
+"""The offline summarizer: a record of the WHOLE session in ≤ 1000 characters.
+
+Context it reads: `locale`, `cbt_focus`, `pairs` [{question, answer}] in order — or `dialogue`
+[{role, text}] where role "client" marks the client's words — `insights` (shown insights),
+`token_budget` (for the client's words; default 200). When the words do not fit, the middle is
+dropped (`budget.truncate_middle`), never the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psychologist.llm import lexicon
+from psychologist.llm.budget import clip_middle, truncate_middle
+from psychologist.llm.offline import common
+from psychologist.llm.offline.banks import (
+    FOCUS_LABELS,
+    INSIGHT_BY_FOCUS,
+    INSIGHT_BY_THEME,
+    TECHNIQUES_BY_FOCUS,
+    TECHNIQUES_BY_THEME,
+    THEME_LABELS,
+)
+from psychologist.llm.schemas import SUMMARY_MAX_CHARS
+
+DEFAULT_TOKEN_BUDGET = 200
+EXCERPT_CHARS = 140
+
+
+def summarise(context: dict[str, Any]) -> dict[str, Any]:
+    lang = common.lang_of(context)
+    answers = _client_words(context)
+    themes = common.themes_in(answers)
+    focus = common.focus_for(context, themes)
+    header = _header(lang, focus, answers, themes, str(context.get("locale") or "en"))
+    room_tokens = max(0, (SUMMARY_MAX_CHARS - len(header) - 40) // 4)
+    budget = min(int(context.get("token_budget") or DEFAULT_TOKEN_BUDGET), room_tokens)
+    excerpts = [common.clip_words(answer, EXCERPT_CHARS) for answer in answers]
+    marker = (lambda n: f"[… пропущено: {n} …]") if lang == "ru" else (lambda n: f"[… {n} more …]")
+    kept = truncate_middle(excerpts, budget_tokens=budget, marker=marker)
+    words_label = "Слова клиента" if lang == "ru" else "In the client's words"
+    body = f"{words_label}: " + " / ".join(
+        f"«{line}»" if line[:1] != "[" else line for line in kept
+    )
+    summary = clip_middle(f"{header} {body}" if kept else header, max_chars=SUMMARY_MAX_CHARS)
+    return {
+        "summary": summary,
+        "key_insights": _key_insights(context, lang, focus, themes),
+        "cbt_techniques_used": _techniques(focus, themes),
+    }
+
+
+def _client_words(context: dict[str, Any]) -> list[str]:
+    pairs = context.get("pairs")
+    if pairs:
+        return [str(p.get("answer", "")) for p in pairs if isinstance(p, dict) and p.get("answer")]
+    return [
+        str(line.get("text", ""))
+        for line in context.get("dialogue") or []
+        if isinstance(line, dict) and line.get("role") == "client" and line.get("text")
+    ]
+
+
+def _header(lang: str, focus: str, answers: list[str], themes: list[str], locale: str) -> str:
+    labels = ", ".join(common.pick(lang, THEME_LABELS[t]) for t in themes[:4])
+    trend = _trend(answers, locale)
+    fatigue = any(lexicon.detect_fatigue(a, locale) for a in answers[-2:])
+    crisis = any(lexicon.detect_crisis(a, locale) for a in answers)
+    if lang == "ru":
+        parts = [f"Фокус: {common.pick(lang, FOCUS_LABELS[focus])}. Ответов: {len(answers)}."]
+        parts += [f"Темы: {labels}."] if labels else []
+        parts.append(
+            {
+                "improving": "К концу настроение стало легче.",
+                "declining": "К концу настроение стало тяжелее.",
+                "stable": "Настроение в течение сессии было ровным.",
+            }[trend]
+        )
+        parts += ["Клиент попросил остановиться из-за усталости."] if fatigue else []
+        parts += ["Прозвучал возможный сигнал риска."] if crisis else []
+    else:
+        parts = [f"Focus: {common.pick(lang, FOCUS_LABELS[focus])}. {len(answers)} answers."]
+        parts += [f"Themes: {labels}."] if labels else []
+        parts.append(
+            {
+                "improving": "Mood grew lighter towards the end.",
+                "declining": "Mood grew heavier towards the end.",
+                "stable": "Mood stayed even through the session.",
+            }[trend]
+        )
+        parts += ["The client asked to stop because of tiredness."] if fatigue else []
+        parts += ["A possible risk signal came up."] if crisis else []
+    return " ".join(parts)
+
+
+def _trend(answers: list[str], locale: str) -> str:
+    if len(answers) < 2:
+        return "stable"
+    scores = [lexicon.mood_score(answer, locale) for answer in answers]
+    half = len(scores) // 2
+    delta = sum(scores[-half:]) / half - sum(scores[:half]) / half
+    if delta >= 0.5:
+        return "improving"
+    return "declining" if delta <= -0.5 else "stable"
+
+
+def _key_insights(context: dict[str, Any], lang: str, focus: str, themes: list[str]) -> list[str]:
+    shown = [
+        common.clip_words(str(i), 200) for i in context.get("insights") or [] if str(i).strip()
+    ]
+    if shown:
+        return shown[:3]
+    found = [common.pick(lang, INSIGHT_BY_THEME[t]) for t in themes if t in INSIGHT_BY_THEME]
+    return found[:2] or [common.pick(lang, INSIGHT_BY_FOCUS[focus])]
+
+
+def _techniques(focus: str, themes: list[str]) -> list[str]:
+    techniques = list(TECHNIQUES_BY_FOCUS[focus])
+    techniques += [TECHNIQUES_BY_THEME[t] for t in themes if t in TECHNIQUES_BY_THEME]
+    return list(dict.fromkeys(techniques))[:4]

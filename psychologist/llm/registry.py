@@ -1,0 +1,60 @@
+"""Which provider serves which agent: the binding table, then `settings.LLM_BINDINGS`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from django.conf import settings
+
+from psychologist.llm.types import LLMError, LLMRequest, LLMResponse
+from psychologist.models import ModelBinding
+
+
+class Provider(Protocol):
+    """A provider bound to one model. Raises `LLMUnavailable` when it cannot answer."""
+
+    name: str
+    model: str
+
+    def complete(self, request: LLMRequest) -> LLMResponse: ...
+
+
+@dataclass(frozen=True)
+class Binding:
+    provider: str
+    model: str
+
+
+def binding_for_agent(agent: str) -> Binding:
+    # Read on every call on purpose: an admin edit takes effect on the next call, in every
+    # process, without a restart or a cache to invalidate. It is one indexed lookup.
+    row = ModelBinding.objects.filter(agent=agent).values("provider", "model").first()
+    if row is not None:
+        return Binding(provider=row["provider"], model=row["model"])
+    default = settings.LLM_BINDINGS.get(agent)
+    if default is None:
+        raise LLMError(f"no binding for agent {agent!r}", code="unknown_agent")
+    return Binding(provider=default["provider"], model=default["model"])
+
+
+def get_provider(name: str, *, model: str) -> Provider:
+    # Imported here so that only a process that actually uses a provider loads its module.
+    if name == "offline":
+        from psychologist.llm.offline import OfflineProvider
+
+        return OfflineProvider(model=model)
+    if name == "scripted":
+        from psychologist.llm.scripted import active_script
+
+        return active_script().bound_to(model)
+    if name == "anthropic":
+        from psychologist.llm.anthropic_provider import AnthropicProvider
+
+        return AnthropicProvider(model=model)
+    raise LLMError(f"unknown provider {name!r}", code="unknown_provider")
+
+
+def provider_for_agent(agent: str) -> Provider:
+    binding = binding_for_agent(agent)
+    return get_provider(binding.provider, model=binding.model)

@@ -1,0 +1,184 @@
+"""A local fake of the Anthropic Messages API, good enough for the real `anthropic` SDK.
+
+Tests queue replies (answers and faults) and read back every request body received. Usage is
+simulated like the real API: the prefix up to the last `cache_control` mark is written to the
+cache the first time it is seen and read from it afterwards; `input_tokens` counts the rest.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+_ids = itertools.count(1)
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: dict[str, Any] | bytes | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    # For answers: content blocks and stop reason; usage is simulated unless given.
+    content: list[dict[str, Any]] | None = None
+    stop_reason: str = "end_turn"
+    usage: dict[str, int] | None = None
+
+
+def tool_use(name: str, data: dict[str, Any], **kwargs: Any) -> Reply:
+    block = {"type": "tool_use", "id": f"toolu_{next(_ids):04d}", "name": name, "input": data}
+    return Reply(content=[block], stop_reason=kwargs.pop("stop_reason", "tool_use"), **kwargs)
+
+
+def text(value: str, **kwargs: Any) -> Reply:
+    return Reply(content=[{"type": "text", "text": value}], **kwargs)
+
+
+def fault(
+    status: int, *, retry_after: float | None = None, retry_after_ms: int | None = None
+) -> Reply:
+    kinds = {429: "rate_limit_error", 529: "overloaded_error", 500: "api_error"}
+    headers = {}
+    if retry_after is not None:
+        headers["retry-after"] = str(retry_after)
+    if retry_after_ms is not None:
+        headers["retry-after-ms"] = str(retry_after_ms)
+    error = {"type": kinds.get(status, "api_error"), "message": f"fake fault {status}"}
+    return Reply(status=status, body={"type": "error", "error": error}, headers=headers)
+
+
+def malformed() -> Reply:
+    return Reply(body=b'{"id": "msg_broken", "type": "message", "content": [')
+
+
+def slow(seconds: float, then: Reply | None = None) -> Reply:
+    reply = then or text("late")
+    reply.delay = seconds
+    return reply
+
+
+def estimate(value: Any) -> int:
+    return -(-len(json.dumps(value, ensure_ascii=False)) // 4)
+
+
+class FakeAnthropic:
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.replies: deque[Reply] = deque()
+        self.cached_prefixes: set[str] = set()
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._server.daemon_threads = True
+        self._server.block_on_close = False
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> FakeAnthropic:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def queue(self, *replies: Reply) -> None:
+        with self._lock:
+            self.replies.extend(replies)
+
+    def _next_reply(self, body: dict[str, Any]) -> Reply:
+        with self._lock:
+            self.requests.append(body)
+            if self.replies:
+                return self.replies.popleft()
+        # Nothing scripted: a loud, non-retryable error rather than a silent default.
+        reply = fault(500)
+        reply.headers["x-should-retry"] = "false"
+        return reply
+
+    def answer(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "id": f"msg_{next(_ids):06d}",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", "unknown"),
+            "content": reply.content or [],
+            "stop_reason": reply.stop_reason,
+            "stop_sequence": None,
+            "usage": reply.usage or self._usage(body, reply),
+        }
+
+    def _usage(self, body: dict[str, Any], reply: Reply) -> dict[str, int]:
+        prefix, rest = _split_at_last_cache_mark(body)
+        total = estimate(prefix) + estimate(rest)
+        cached = estimate(prefix) if prefix else 0
+        key = json.dumps(prefix, sort_keys=True)
+        with self._lock:
+            seen = key in self.cached_prefixes
+            self.cached_prefixes.add(key)
+        return {
+            "input_tokens": total - cached,
+            "output_tokens": estimate(reply.content or []),
+            "cache_creation_input_tokens": 0 if seen else cached,
+            "cache_read_input_tokens": cached if seen else 0,
+        }
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                if self.path.split("?")[0] != "/v1/messages":
+                    self._send(404, {"type": "error", "error": {"type": "not_found_error"}}, {})
+                    return
+                reply = fake._next_reply(body)
+                if reply.delay:
+                    time.sleep(reply.delay)
+                payload = reply.body if reply.body is not None else fake.answer(reply, body)
+                self._send(reply.status, payload, reply.headers)
+
+            def _send(self, status: int, payload: Any, headers: dict[str, str]) -> None:
+                raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(raw)))
+                    self.send_header("request-id", f"req_{next(_ids):06d}")
+                    for name, value in headers.items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(raw)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # The client gave up (a timeout test): nothing to answer.
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        return Handler
+
+
+def _split_at_last_cache_mark(body: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """The request in cache order (tools, system, messages) split after the last marked block."""
+    blocks: list[Any] = list(body.get("tools") or [])
+    system = body.get("system") or []
+    blocks += [system] if isinstance(system, str) else list(system)
+    for message in body.get("messages") or []:
+        content = message.get("content")
+        blocks += [content] if isinstance(content, str) else list(content or [])
+    marks = [i for i, b in enumerate(blocks) if isinstance(b, dict) and "cache_control" in b]
+    if not marks:
+        return [], blocks
+    return blocks[: marks[-1] + 1], blocks[marks[-1] + 1 :]

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from pytest_django.fixtures import Settings
+
+from tests.fake_anthropic import FakeAnthropic
+
+ANTHROPIC_MODEL = "claude-haiku-4-5"
+
+
+@pytest.fixture
+def fake_anthropic(settings: Settings) -> Iterator[FakeAnthropic]:
+    """The fake Messages API on a free loopback port, with every agent bound to anthropic.
+
+    Timeouts and retries are small so fault tests stay fast; the fake answers 429/529/5xx with
+    `retry-after-ms` when a test wants the SDK's backoff shortened."""
+    fake = FakeAnthropic().start()
+    settings.ANTHROPIC_BASE_URL = fake.base_url
+    settings.ANTHROPIC_API_KEY = "test-key-not-secret"
+    settings.ANTHROPIC_MAX_RETRIES = 2
+    settings.ANTHROPIC_TIMEOUT_SECONDS = 1.0
+    settings.LLM_BINDINGS = {
+        agent: {"provider": "anthropic", "model": ANTHROPIC_MODEL}
+        for agent in settings.LLM_BINDINGS
+    }
+    try:
+        yield fake
+    finally:
+        fake.stop()

@@ -94,3 +94,53 @@ class LLMCall(models.Model):
 
     def __str__(self) -> str:
         return f"{self.agent} {self.provider}:{self.model} #{self.pk}"
+
+
+class AnalysisRequest(models.Model):
+    """One request to analyse a closed session, enqueued in the transaction that closed it.
+
+    It counts its own attempts: a worker killed mid-task can be redelivered past django-q's
+    `max_attempts`, so the request itself decides when a poison session stops (SPEC §10).
+    """
+
+    class TriggeredBy(models.TextChoices):
+        AUTO = "auto", "Session close"
+        MANUAL = "manual", "Manual reanalyse"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    session = models.ForeignKey(
+        "sessions_app.AskSession", on_delete=models.CASCADE, related_name="analysis_requests"
+    )
+    triggered_by = models.CharField(
+        max_length=8, choices=TriggeredBy.choices, default=TriggeredBy.AUTO
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["session", "-created_at"], name="analysis_req_session_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "running", "done", "failed"]),
+                name="analysis_request_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(triggered_by__in=["auto", "manual"]),
+                name="analysis_request_trigger_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Analysis request {self.pk} ({self.status})"

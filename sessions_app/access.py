@@ -24,12 +24,14 @@ class SessionAction(StrEnum):
     UPDATE = "update"
     MODALITY = "modality"
     DELETE = "delete"
+    GRAPH = "graph"  # fork, worklines, spin-off (SPEC §9: owner and counselors)
 
 
 _ACTION_ROLES: dict[SessionAction, frozenset[Role]] = {
     SessionAction.UPDATE: frozenset({Role.CLIENT, Role.COUNSELOR, Role.OPS, Role.SERVICE}),
     SessionAction.MODALITY: frozenset({Role.CLIENT, Role.SERVICE}),
     SessionAction.DELETE: frozenset({Role.CLIENT, Role.OPS}),
+    SessionAction.GRAPH: frozenset({Role.CLIENT, Role.COUNSELOR, Role.SERVICE}),
 }
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from sessions_app import api
+from sessions_app import api, api_graph
 
 app_name = "sessions"
 
@@ -18,6 +18,26 @@ urlpatterns = [
         "ask/sessions/<uuid:session_id>/modality",
         api.SessionModalityApi.as_view(),
         name="session-modality",
+    ),
+    path("ask/sessions/<uuid:session_id>/tree", api_graph.SessionTreeApi.as_view(), name="tree"),
+    path("ask/sessions/<uuid:session_id>/fork", api_graph.SessionForkApi.as_view(), name="fork"),
+    path(
+        "ask/sessions/<uuid:session_id>/worklines",
+        api_graph.WorklineListApi.as_view(),
+        name="worklines",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/worklines/<int:workline_id>/activate",
+        api_graph.WorklineActivateApi.as_view(),
+        name="workline-activate",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/spin-off", api_graph.SpinOffApi.as_view(), name="spin-off"
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/spin-off/<int:proposal_id>/decide",
+        api_graph.SpinOffDecideApi.as_view(),
+        name="spin-off-decide",
     ),
     path("ask/export", api.ExportApi.as_view(), name="export"),
     path("notifications", api.NotificationListApi.as_view(), name="notification-list"),

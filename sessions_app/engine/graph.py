@@ -19,12 +19,11 @@ from django.utils import timezone
 
 from sessions_app.errors import ApplicationError
 from sessions_app.models import (
-    SESSION_MESSAGES_MAX,
     AskMessage,
     AskSession,
     Workline,
 )
-from sessions_app.services import event_append
+from sessions_app.services import actor_label, event_append, session_length_check
 
 MAIN_WORKLINE = "main"
 # Events that count as a "decision" for the scope strip.
@@ -341,12 +340,7 @@ def message_append(
 ) -> AskMessage:
     """Append a message under the active workline's head and move the head to it."""
     locked = _locked(session)
-    if locked.message_count >= SESSION_MESSAGES_MAX:
-        raise ApplicationError(
-            "E_SESSION_TOO_LONG",
-            f"A session holds at most {SESSION_MESSAGES_MAX} messages.",
-            status=409,
-        )
+    session_length_check(session=locked)
     workline = locked.active_workline or workline_ensure_main(session=locked)
     message = AskMessage.objects.create(
         session=locked,
@@ -395,7 +389,7 @@ def message_fork(*, session: AskSession, from_message: AskMessage, by: Any = Non
             "from_message": from_message.pk,
             "previous_head": previous,
         },
-        actor="client" if by is None or by == session.user else "counselor",
+        actor=actor_label(by),
         actor_user=by,
     )
     return workline
@@ -416,6 +410,7 @@ def workline_create(
         session=locked,
         type="workline.created",
         payload={"workline": workline.pk, "name": name},
+        actor=actor_label(by),
         actor_user=by,
     )
     if activate:
@@ -453,5 +448,6 @@ def _activate(locked: AskSession, workline: Workline, *, by: Any) -> None:
         session=locked,
         type="workline.activated",
         payload={"workline": workline.pk, "previous": previous},
+        actor=actor_label(by),
         actor_user=by,
     )

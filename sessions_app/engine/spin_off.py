@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from sessions_app.engine.graph import _locked, invalid, workline_path
 from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline
-from sessions_app.services import event_append
+from sessions_app.services import actor_label, event_append
 
 
 def _range_on_path(
@@ -84,6 +84,7 @@ def spin_off_propose(
             "source": source.pk,
             "range": [from_message.pk, to_message.pk],
         },
+        actor=actor_label(by),
         actor_user=by,
     )
     return proposal
@@ -187,5 +188,6 @@ def _record(
             "moved": [m.pk for m in moved or []],
             "reparented": {str(k): v for k, v in (reparented or {}).items()},
         },
+        actor=actor_label(by),
         actor_user=by,
     )

@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from sessions_app.engine import graph
+from sessions_app.engine.spin_off import spin_off_propose
+from sessions_app.models import AskSession, Workline
 from tests import factories
 
 PASSWORD = "pw-for-tests-1"
@@ -141,6 +144,42 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         service=403,
         anonymous=401,
     ),
+    ("sessions:tree", "GET"): row(
+        owner=200,
+        other_client=404,
+        caseload_counselor=200,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=200,
+        service=200,
+        anonymous=401,
+    ),
+    ("sessions:worklines", "GET"): row(
+        owner=200,
+        other_client=404,
+        caseload_counselor=200,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=200,
+        service=200,
+        anonymous=401,
+    ),
+    **{
+        route: row(
+            owner=status,
+            other_client=404,
+            caseload_counselor=status,
+            other_counselor=STRANGER_COUNSELOR,
+            ops=403,  # ops read everything but do not steer a client's conversation
+            service=status,
+            anonymous=401,
+        )
+        for route, status in (
+            (("sessions:fork", "POST"), 200),
+            (("sessions:worklines", "POST"), 201),
+            (("sessions:workline-activate", "POST"), 200),
+            (("sessions:spin-off", "POST"), 201),
+            (("sessions:spin-off-decide", "POST"), 200),
+        )
+    },
     # Schema, docs and auth: their own rows.
     ("api:auth-token", "POST"): everyone(200, anonymous=401),  # anonymous: bad credentials
     ("api:auth-logout", "POST"): everyone(204),
@@ -194,7 +233,42 @@ def login_request(world: World, role: str, variant: str) -> Request:
     return {}, {"username": user.username, "password": PASSWORD}
 
 
+def graph_request(kind: str) -> Callable[[World, str, str], Request]:
+    """A live session with a short line of messages, so every graph write has something to do."""
+
+    def build(world: World, role: str, variant: str) -> Request:
+        session = world.sessions[variant]
+        AskSession.objects.filter(pk=session.pk).update(status=AskSession.Status.ACTIVE)
+        session.refresh_from_db()
+        first = graph.message_append(session=session, role="narrator", kind="text", text="Q?")
+        second = graph.message_append(session=session, role="client", kind="answer", text="A")
+        kwargs = {"session_id": session.pk}
+        if kind == "fork":
+            return kwargs, {"message_id": first.pk}
+        if kind == "create":
+            return kwargs, {"name": "Sleep"}
+        if kind == "activate":
+            other = Workline.objects.create(session=session, name="Parked", status="parked")
+            return {**kwargs, "workline_id": other.pk}, None
+        spin = {"from_message_id": second.pk, "to_message_id": second.pk}
+        if kind == "spin":
+            return kwargs, {**spin, "new_workline_name": "Work"}
+        proposal = spin_off_propose(
+            session=session, from_message=second, to_message=second, new_workline_name="Work"
+        )
+        return {**kwargs, "proposal_id": proposal.pk}, {"agreed": True}
+
+    return build
+
+
 REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
+    ("sessions:tree", "GET"): session_kwargs,
+    ("sessions:worklines", "GET"): session_kwargs,
+    ("sessions:fork", "POST"): graph_request("fork"),
+    ("sessions:worklines", "POST"): graph_request("create"),
+    ("sessions:workline-activate", "POST"): graph_request("activate"),
+    ("sessions:spin-off", "POST"): graph_request("spin"),
+    ("sessions:spin-off-decide", "POST"): graph_request("decide"),
     ("sessions:session-list", "POST"): create_request,
     ("sessions:session-detail", "GET"): session_kwargs,
     ("sessions:session-detail", "PATCH"): lambda w, r, v: (

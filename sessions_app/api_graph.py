@@ -1,0 +1,290 @@
+"""The session graph over REST (SPEC §5, §9): tree, fork, worklines, spin-off.
+
+Reads are open to whoever may read the session; writes to its owner, its counselors and
+services, and only while the session is active (a closed session's history stays as it was).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from sessions_app.access import SessionAction, session_for, session_require
+from sessions_app.api import errors
+from sessions_app.api_base import ApiView, WriteThrottle
+from sessions_app.engine import graph
+from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
+from sessions_app.errors import ApplicationError
+from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline
+from sessions_app.roles import Role, role_of
+from sessions_app.serializers import StrictSerializer
+
+_SESSION_ID = OpenApiParameter("session_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
+_READ_ERRORS = errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND")
+_WRITE_ERRORS = errors(
+    s400="E_VALIDATION (closed session, message or workline elsewhere, bad range)",
+    s403="E_FORBIDDEN",
+    s404="E_NOT_FOUND",
+    s409="E_SESSION_TOO_LONG",
+)
+
+
+class MessageNodeOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    parent_id = serializers.IntegerField(allow_null=True)
+    workline_id = serializers.IntegerField(allow_null=True)
+    role = serializers.CharField()
+    kind = serializers.CharField()
+    text = serializers.CharField()
+    createdAt = serializers.DateTimeField(source="created_at")
+    children = serializers.ListField(child=serializers.IntegerField())
+
+
+class WorklineOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    head_id = serializers.IntegerField(allow_null=True)
+    message_count = serializers.IntegerField()
+    open_cards = serializers.IntegerField()
+    is_active = serializers.BooleanField()
+
+
+class ScopeOutput(serializers.Serializer):
+    branches = serializers.IntegerField()
+    open_worklines = serializers.IntegerField()
+    open_batch = serializers.IntegerField()
+    last_decision = serializers.DictField(allow_null=True)
+
+
+class TreeOutput(serializers.Serializer):
+    messages = MessageNodeOutput(many=True)
+    roots = serializers.ListField(child=serializers.IntegerField())
+    branch_points = serializers.ListField(child=serializers.IntegerField())
+    active_workline_id = serializers.IntegerField(allow_null=True)
+    timeline = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Message ids, root → head of the active line."
+    )
+    worklines = WorklineOutput(many=True)
+    scope = ScopeOutput()
+
+
+class ForkInput(StrictSerializer):
+    message_id = serializers.IntegerField()
+
+
+class WorklineInput(StrictSerializer):
+    name = serializers.CharField(max_length=80)
+
+
+class SpinOffInput(StrictSerializer):
+    from_message_id = serializers.IntegerField()
+    to_message_id = serializers.IntegerField()
+    target_workline_id = serializers.IntegerField(required=False)
+    new_workline_name = serializers.CharField(max_length=80, required=False)
+
+
+class SpinOffDecisionInput(StrictSerializer):
+    agreed = serializers.BooleanField()
+
+
+class SpinOffOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    source_workline_id = serializers.IntegerField(source="source_id")
+    target_workline_id = serializers.IntegerField(source="target_id", allow_null=True)
+    new_workline_name = serializers.CharField()
+    from_message_id = serializers.IntegerField()
+    to_message_id = serializers.IntegerField()
+
+
+def _tree_document(session: AskSession, user: Any) -> dict[str, Any]:
+    session.refresh_from_db(fields=["active_workline"])
+    tree = graph.session_tree(session)
+    hide_analyst = role_of(user) is Role.CLIENT
+    nodes = []
+    for node in tree.nodes.values():
+        item = vars(node).copy()
+        # The Analyst's third-person notes are for staff; clients see the Narrator's words.
+        if hide_analyst and node.role == AskMessage.Role.ANALYST:
+            item["text"] = ""
+        nodes.append(item)
+    active = session.active_workline
+    timeline = [m.pk for m in graph.workline_path(active)] if active else []
+    return TreeOutput(
+        {
+            "messages": nodes,
+            "roots": tree.roots,
+            "branch_points": tree.branch_points,
+            "active_workline_id": session.active_workline_id,
+            "timeline": timeline,
+            "worklines": [vars(w) for w in graph.worklines_index(session)],
+            "scope": vars(graph.scope_strip(session)),
+        }
+    ).data
+
+
+def _writable(request: Request, session_id: Any) -> AskSession:
+    session = session_for(request.user, session_id, write=True)
+    session_require(request.user, session, SessionAction.GRAPH)
+    if not session.is_active:
+        raise ApplicationError("E_VALIDATION", "The session is closed; its history is fixed.")
+    return session
+
+
+def _valid(serializer: serializers.Serializer) -> dict[str, Any]:
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _message(session: AskSession, message_id: int, field: str) -> AskMessage:
+    message = AskMessage.objects.filter(pk=message_id, session=session).first()
+    if message is None:
+        raise ApplicationError(
+            "E_VALIDATION", "Invalid input.", fields={field: ["Not a message of this session."]}
+        )
+    return message
+
+
+def _workline(session: AskSession, workline_id: Any) -> Workline:
+    workline = Workline.objects.filter(pk=workline_id, session=session).first()
+    if workline is None:
+        raise ApplicationError("E_NOT_FOUND", "Workline not found.", status=404)
+    return workline
+
+
+class SessionTreeApi(ApiView):
+    @extend_schema(
+        operation_id="ask_sessions_tree",
+        parameters=[_SESSION_ID],
+        responses={200: TreeOutput, **_READ_ERRORS},
+        description="The message tree with parent ids, the active line, worklines and scope.",
+    )
+    def get(self, request: Request, session_id: Any) -> Response:
+        session = session_for(request.user, session_id)
+        return Response(_tree_document(session, request.user))
+
+
+class SessionForkApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        operation_id="ask_sessions_fork",
+        parameters=[_SESSION_ID],
+        request=ForkInput,
+        responses={200: TreeOutput, **_WRITE_ERRORS},
+        description="Continue from a message: the active workline's head moves there; the next "
+        "message becomes its child. Nothing is deleted.",
+    )
+    def post(self, request: Request, session_id: Any) -> Response:
+        session = _writable(request, session_id)
+        data = _valid(ForkInput(data=request.data))
+        message = _message(session, data["message_id"], "message_id")
+        graph.message_fork(session=session, from_message=message, by=request.user)
+        return Response(_tree_document(session, request.user))
+
+
+class WorklineListApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        operation_id="ask_sessions_worklines",
+        parameters=[_SESSION_ID],
+        responses={
+            200: WorklineOutput(many=True),
+            **errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND"),
+        },
+    )
+    def get(self, request: Request, session_id: Any) -> Response:
+        session = session_for(request.user, session_id)
+        return Response(
+            WorklineOutput([vars(w) for w in graph.worklines_index(session)], many=True).data
+        )
+
+    @extend_schema(
+        operation_id="ask_sessions_worklines_create",
+        parameters=[_SESSION_ID],
+        request=WorklineInput,
+        responses={201: WorklineOutput, **_WRITE_ERRORS},
+        description="Start a new workline and make it the active one (the old one is parked).",
+    )
+    def post(self, request: Request, session_id: Any) -> Response:
+        session = _writable(request, session_id)
+        data = _valid(WorklineInput(data=request.data))
+        workline = graph.workline_create(session=session, name=data["name"], by=request.user)
+        return Response(_summary(session, workline.pk), status=201)
+
+
+def _summary(session: AskSession, workline_id: int) -> dict[str, Any]:
+    summary = next(w for w in graph.worklines_index(session) if w.id == workline_id)
+    return WorklineOutput(vars(summary)).data
+
+
+class WorklineActivateApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        operation_id="ask_sessions_worklines_activate",
+        parameters=[_SESSION_ID, OpenApiParameter("workline_id", int, OpenApiParameter.PATH)],
+        request=None,
+        responses={200: WorklineOutput, **_WRITE_ERRORS},
+        description="Switch focus to a workline; each keeps its own head and open cards.",
+    )
+    def post(self, request: Request, session_id: Any, workline_id: int) -> Response:
+        session = _writable(request, session_id)
+        workline = _workline(session, workline_id)
+        graph.workline_activate(session=session, workline=workline, by=request.user)
+        return Response(_summary(session, workline.pk))
+
+
+class SpinOffApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        operation_id="ask_sessions_spin_off",
+        parameters=[_SESSION_ID],
+        request=SpinOffInput,
+        responses={201: SpinOffOutput, **_WRITE_ERRORS},
+        description="Propose moving messages A…B into another workline (new or existing). "
+        "Nothing moves until the proposal is agreed.",
+    )
+    def post(self, request: Request, session_id: Any) -> Response:
+        session = _writable(request, session_id)
+        data = _valid(SpinOffInput(data=request.data))
+        target = None
+        if "target_workline_id" in data:
+            target = _workline(session, data["target_workline_id"])
+        proposal = spin_off_propose(
+            session=session,
+            from_message=_message(session, data["from_message_id"], "from_message_id"),
+            to_message=_message(session, data["to_message_id"], "to_message_id"),
+            target_workline=target,
+            new_workline_name=data.get("new_workline_name", ""),
+            by=request.user,
+        )
+        return Response(SpinOffOutput(proposal).data, status=201)
+
+
+class SpinOffDecideApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        operation_id="ask_sessions_spin_off_decide",
+        parameters=[_SESSION_ID, OpenApiParameter("proposal_id", int, OpenApiParameter.PATH)],
+        request=SpinOffDecisionInput,
+        responses={200: SpinOffOutput, **_WRITE_ERRORS},
+        description="Agree (the range moves, a marker stays behind) or decline (nothing changes).",
+    )
+    def post(self, request: Request, session_id: Any, proposal_id: int) -> Response:
+        session = _writable(request, session_id)
+        data = _valid(SpinOffDecisionInput(data=request.data))
+        proposal = SpinOffProposal.objects.filter(pk=proposal_id, session=session).first()
+        if proposal is None:
+            raise ApplicationError("E_NOT_FOUND", "Spin-off proposal not found.", status=404)
+        proposal = spin_off_decide(proposal=proposal, agreed=data["agreed"], by=request.user)
+        return Response(SpinOffOutput(proposal).data)

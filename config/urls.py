@@ -23,6 +23,10 @@ api_urlpatterns = [
     ),
 ]
 
+admin.site.site_header = "Naisei administration"
+admin.site.site_title = "Naisei admin"
+admin.site.index_title = "Sessions, people and the psychologist"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include((api_urlpatterns, "api"))),

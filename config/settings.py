@@ -305,6 +305,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "RiskLevelEnum": "sessions_app.models.RiskLevel",
         "AgentOriginEnum": "sessions_app.models.AgentOrigin",
+        "HypothesisStatusEnum": "psychologist.models.HypothesisStatus",
+        "HypothesisTargetEnum": "psychologist.models.HypothesisTarget",
+        "AnalysisRequestStatusEnum": "psychologist.models.AnalysisRequest.Status",
     },
 }
 # The docs page serves Swagger UI from our own static files (drf-spectacular-sidecar), never a CDN.

@@ -1,8 +1,9 @@
 """A local fake of the Anthropic Messages API, good enough for the real `anthropic` SDK.
 
 Tests queue replies (answers and faults) and read back every request body received. Usage is
-simulated like the real API: the prefix up to the last `cache_control` mark is written to the
-cache the first time it is seen and read from it afterwards; `input_tokens` counts the rest.
+simulated like the real API's cache breakpoints: the longest prefix ending at a `cache_control`
+mark that an earlier request already wrote is read from the cache, the rest up to the last mark
+is written to it, and `input_tokens` counts what follows the last mark.
 """
 
 from __future__ import annotations
@@ -120,18 +121,21 @@ class FakeAnthropic:
         }
 
     def _usage(self, body: dict[str, Any], reply: Reply) -> dict[str, int]:
-        prefix, rest = _split_at_last_cache_mark(body)
-        total = estimate(prefix) + estimate(rest)
-        cached = estimate(prefix) if prefix else 0
-        key = json.dumps(prefix, sort_keys=True)
+        blocks, marks = _in_cache_order(body)
+        sizes = [estimate(block) for block in blocks]
+        keys = [json.dumps(blocks[: mark + 1], sort_keys=True) for mark in marks]
         with self._lock:
-            seen = key in self.cached_prefixes
-            self.cached_prefixes.add(key)
+            hits = [
+                mark for mark, key in zip(marks, keys, strict=True) if key in self.cached_prefixes
+            ]
+            self.cached_prefixes.update(keys)
+        cached = sum(sizes[: marks[-1] + 1]) if marks else 0
+        read = sum(sizes[: max(hits) + 1]) if hits else 0
         return {
-            "input_tokens": total - cached,
+            "input_tokens": sum(sizes) - cached,
             "output_tokens": estimate(reply.content or []),
-            "cache_creation_input_tokens": 0 if seen else cached,
-            "cache_read_input_tokens": cached if seen else 0,
+            "cache_creation_input_tokens": cached - read,
+            "cache_read_input_tokens": read,
         }
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
@@ -170,8 +174,9 @@ class FakeAnthropic:
         return Handler
 
 
-def _split_at_last_cache_mark(body: dict[str, Any]) -> tuple[list[Any], list[Any]]:
-    """The request in cache order (tools, system, messages) split after the last marked block."""
+def _in_cache_order(body: dict[str, Any]) -> tuple[list[Any], list[int]]:
+    """The request's blocks in cache order (tools, system, messages) and the positions of the
+    blocks that carry a `cache_control` mark."""
     blocks: list[Any] = list(body.get("tools") or [])
     system = body.get("system") or []
     blocks += [system] if isinstance(system, str) else list(system)
@@ -179,6 +184,4 @@ def _split_at_last_cache_mark(body: dict[str, Any]) -> tuple[list[Any], list[Any
         content = message.get("content")
         blocks += [content] if isinstance(content, str) else list(content or [])
     marks = [i for i, b in enumerate(blocks) if isinstance(b, dict) and "cache_control" in b]
-    if not marks:
-        return [], blocks
-    return blocks[: marks[-1] + 1], blocks[marks[-1] + 1 :]
+    return blocks, marks

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from psychologist.llm.schemas import TOOLS_BY_AGENT
-from psychologist.llm.types import LLMRequest, Message
+from psychologist.llm.types import EMIT_HYPOTHESES_TOOL, SEARCH_EVENTS_TOOL, LLMRequest, Message
 from psychologist.models import AnalysisRequest
 from psychologist.services import analysis_request
 from sessions_app.models import AskSession
@@ -101,3 +101,24 @@ def event_ids(session: AskSession) -> list[int]:
         .order_by("seq")
         .values_list("pk", flat=True)
     )
+
+
+def hypothesis_data(evidence: list[int], **overrides: Any) -> dict[str, Any]:
+    return {
+        "target": "client",
+        "statement": "The client tires as the session goes on.",
+        "confidence": 70,
+        "evidence": evidence,
+        **overrides,
+    }
+
+
+def emit_recording(*hypotheses: dict[str, Any]) -> dict[str, Any]:
+    """A scripted reply that calls emit_hypotheses with this batch."""
+    call = {"name": EMIT_HYPOTHESES_TOOL, "input": {"hypotheses": list(hypotheses)}}
+    return {"tool_calls": [call], "usage": {"input_tokens": 100, "output_tokens": 20}}
+
+
+def read_recording(query: str = "tired") -> dict[str, Any]:
+    call = {"name": SEARCH_EVENTS_TOOL, "input": {"query": query}}
+    return {"tool_calls": [call], "usage": {"input_tokens": 100, "output_tokens": 10}}

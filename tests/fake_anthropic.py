@@ -74,6 +74,7 @@ class FakeAnthropic:
         self.replies: deque[Reply] = deque()
         self.cached_prefixes: set[str] = set()
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
         self._server.block_on_close = False
@@ -98,9 +99,15 @@ class FakeAnthropic:
         with self._lock:
             self.replies.extend(replies)
 
+    def wait_for_requests(self, count: int, *, timeout: float) -> bool:
+        """Block until `count` requests have arrived (from any process); False on timeout."""
+        with self._arrived:
+            return self._arrived.wait_for(lambda: len(self.requests) >= count, timeout)
+
     def _next_reply(self, body: dict[str, Any]) -> Reply:
         with self._lock:
             self.requests.append(body)
+            self._arrived.notify_all()
             if self.replies:
                 return self.replies.popleft()
         # Nothing scripted: a loud, non-retryable error rather than a silent default.

@@ -9,7 +9,6 @@ starts from a consistent state.
 from __future__ import annotations
 
 import logging
-from functools import partial
 
 from django.conf import settings
 
@@ -59,8 +58,12 @@ def analysis_perform(*, request_id: int) -> Analysis | None:
         len(context.log.events),
         request.attempts,
     )
-    progress = partial(services.analysis_iteration_record, request=request)
-    result = loop_run(context=context, on_iteration=lambda report: progress(report=report))
+    result = loop_run(
+        context=context,
+        on_iteration=lambda report: services.analysis_iteration_record(
+            request=request, report=report
+        ),
+    )
     if result.ok:
         return services.analysis_record(request=request, context=context, result=result)
     _failed(request, context, result)

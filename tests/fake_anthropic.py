@@ -1,9 +1,10 @@
 """A local fake of the Anthropic Messages API, good enough for the real `anthropic` SDK.
 
 Tests queue replies (answers and faults) and read back every request body received. Usage is
-simulated like the real API's cache breakpoints: the longest prefix ending at a `cache_control`
-mark that an earlier request already wrote is read from the cache, the rest up to the last mark
-is written to it, and `input_tokens` counts what follows the last mark.
+simulated like the real API's cache breakpoints, per model: the longest prefix that an earlier
+request wrote at one of its `cache_control` marks (and that ends at most LOOKBACK blocks before a
+mark of this request) is read from the cache, the rest up to the last mark is written to it, and
+`input_tokens` counts what follows the last mark.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 _ids = itertools.count(1)
+LOOKBACK = 20  # blocks before a breakpoint at which the real API still finds a cache hit
 
 
 @dataclass
@@ -130,12 +132,19 @@ class FakeAnthropic:
     def _usage(self, body: dict[str, Any], reply: Reply) -> dict[str, int]:
         blocks, marks = _in_cache_order(body)
         sizes = [estimate(block) for block in blocks]
-        keys = [json.dumps(blocks[: mark + 1], sort_keys=True) for mark in marks]
+        plain = [_unmarked(block) for block in blocks]
+        # A cache belongs to one model: another model never reads what this one wrote.
+        model = str(body.get("model"))
+
+        def key(end: int) -> str:
+            return model + json.dumps(plain[: end + 1], sort_keys=True)
+
+        # Like the real API: a hit may end at any block boundary up to LOOKBACK blocks before a
+        # breakpoint (so last turn's marked history is read), and writes happen at breakpoints.
+        candidates = {i for mark in marks for i in range(max(0, mark - LOOKBACK), mark + 1)}
         with self._lock:
-            hits = [
-                mark for mark, key in zip(marks, keys, strict=True) if key in self.cached_prefixes
-            ]
-            self.cached_prefixes.update(keys)
+            hits = [i for i in candidates if key(i) in self.cached_prefixes]
+            self.cached_prefixes.update(key(mark) for mark in marks)
         cached = sum(sizes[: marks[-1] + 1]) if marks else 0
         read = sum(sizes[: max(hits) + 1]) if hits else 0
         return {
@@ -179,6 +188,12 @@ class FakeAnthropic:
                 pass
 
         return Handler
+
+
+def _unmarked(block: Any) -> Any:
+    if isinstance(block, dict) and "cache_control" in block:
+        return {key: value for key, value in block.items() if key != "cache_control"}
+    return block
 
 
 def _in_cache_order(body: dict[str, Any]) -> tuple[list[Any], list[int]]:

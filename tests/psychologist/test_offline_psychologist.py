@@ -139,6 +139,15 @@ def test_a_killed_session_after_an_answer_warns_that_the_answer_got_no_reply():
     assert "last answer got no reply" in ending["termination_analysis"]
 
 
+def test_fatigue_before_a_kill_is_read_as_tiredness_when_cut_off_not_as_leaving():
+    events = log(("answer", "I'm so tired."), close="session.closed_abnormally")
+
+    [ending, *_] = run(events, cause="killed")
+
+    assert "already tired when the session was cut off" in ending["termination_analysis"]
+    assert "leaving" not in ending["termination_analysis"]
+
+
 def test_a_quiet_graceful_session_still_gets_one_modest_hypothesis_citing_its_close():
     events = log(("answer", "It was an ordinary week at work."))
 

@@ -184,24 +184,37 @@ def _termination(
     return hypothesis
 
 
+# What fatigue or a declining mood before the end says, depending on who ended the session:
+# the client (leaving, closing the app) or the system (a kill, an error).
+_CONTEXT = {
+    "left": (
+        "Fatigue showed before the end, so leaving most likely reflects tiredness rather than "
+        "the topic.",
+        "The mood had been declining; stepping away may have spared a hard moment.",
+    ),
+    "cut": (
+        "The client was already tired when the session was cut off; a shorter session may "
+        "suit the follow-up.",
+        "The mood had been declining when the session was cut off; check in on how they are.",
+    ),
+}
+
+
 def _termination_analysis(
     cause: str, last: dict[str, Any], fatigue: Hypothesis | None, decline: Hypothesis | None
 ) -> str:
+    client_ended = cause in {"abandoned_timeout", "heartbeat_timeout"}
+    on_fatigue, on_decline = _CONTEXT["left" if client_ended else "cut"]
     lines = [f"Classified cause: {cause}."]
-    if fatigue:
-        lines.append(
-            "Fatigue showed before the end, so the ending most likely reflects tiredness "
-            "rather than the topic."
-        )
-    if decline:
-        lines.append("The mood had been declining; the ending may have spared a hard moment.")
+    lines += [on_fatigue] if fatigue else []
+    lines += [on_decline] if decline else []
     if last["type"] == "card.dealt":
         lines.append("The last card went unanswered.")
-    elif last["type"] == "answer.received" and cause in {"killed", "error"}:
+    elif last["type"] == "answer.received" and not client_ended:
         lines.append("The client's last answer got no reply; follow up so it is not lost.")
     lines.append(
         "Offer to resume where it stopped rather than start over."
-        if cause in {"abandoned_timeout", "heartbeat_timeout"}
+        if client_ended
         else "Check that nothing the client wrote was lost, and apologise for the interruption."
     )
     return " ".join(lines)

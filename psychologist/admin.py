@@ -95,7 +95,7 @@ class ReadOnlyAdmin(CounselorScopedAdmin):
             except ApplicationError:
                 refused += 1
         self.message_user(
-            request, f"{requested} reanalysis requested; {refused} refused (still active)."
+            request, f"{requested} reanalysis requested; {refused} refused (active or deleted)."
         )
 
 

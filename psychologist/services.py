@@ -51,6 +51,9 @@ def analysis_reanalyse(*, session: AskSession, by: Any) -> AnalysisRequest:
     """A manual run: it always runs, and on success supersedes the current analysis."""
     # Locked so that a close racing this request cannot slip between the check and the insert.
     session = AskSession.objects.select_for_update().get(pk=session.pk)
+    if session.is_deleted:
+        # Its content is being anonymised: there is nothing left to analyse.
+        raise ApplicationError("E_NOT_FOUND", "Session not found.", status=404)
     if session.is_active:
         raise ApplicationError(
             "E_SESSION_STILL_ACTIVE",

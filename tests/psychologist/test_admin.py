@@ -136,7 +136,7 @@ def test_the_reanalyse_action_supersedes_and_keeps_the_previous_analysis(
             follow=True,
         )
 
-    assert b"1 reanalysis requested; 0 refused (still active)." in response.content
+    assert b"1 reanalysis requested; 0 refused (active or deleted)." in response.content
     first.refresh_from_db()
     assert first.superseded
     assert Analysis.objects.current().get(session=analysed_session).triggered_by == "manual"

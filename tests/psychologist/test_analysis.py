@@ -175,6 +175,15 @@ def test_reanalysing_an_active_session_is_refused(alice, bob):
     assert not AnalysisRequest.objects.exists()
 
 
+def test_reanalysing_a_deleted_session_is_refused(closed, bob):
+    AskSession.objects.filter(pk=closed.pk).update(is_deleted=True)
+
+    with pytest.raises(ApplicationError) as refused:
+        analysis_reanalyse(session=closed, by=bob)
+
+    assert refused.value.code == "E_NOT_FOUND"
+
+
 def test_a_close_that_rolls_back_never_runs_its_analysis(alice, django_capture_on_commit_callbacks):
     session = session_with_log(user=alice, answers=TIRED_ENDING)
 

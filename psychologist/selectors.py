@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -60,10 +61,10 @@ class LogEvent:
 class SessionLog:
     session_id: uuid.UUID
     events: tuple[LogEvent, ...]
-    by_id: dict[int, LogEvent] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "by_id", {event.id: event for event in self.events})
+    @cached_property
+    def by_id(self) -> dict[int, LogEvent]:
+        return {event.id: event for event in self.events}
 
 
 def session_log(*, session: AskSession) -> SessionLog:

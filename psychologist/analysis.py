@@ -58,14 +58,20 @@ def analysis_perform(*, request_id: int) -> Analysis | None:
         len(context.log.events),
         request.attempts,
     )
-    result = loop_run(
-        context=context,
-        on_iteration=lambda report: services.analysis_iteration_record(
-            request=request, report=report
-        ),
-    )
-    if result.ok:
-        return services.analysis_record(request=request, context=context, result=result)
+    try:
+        result = loop_run(
+            context=context,
+            on_iteration=lambda report: services.analysis_iteration_record(
+                request=request, report=report
+            ),
+        )
+        if result.ok:
+            return services.analysis_record(request=request, context=context, result=result)
+    except Exception as exc:
+        # Never a silent outcome, even for a bug; django-q then shows the task as failed and
+        # redelivers it, within the request's attempts.
+        services.analysis_fail(request=request, code="internal_error", detail=type(exc).__name__)
+        raise
     _failed(request, context, result)
     return None
 

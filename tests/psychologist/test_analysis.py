@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from psychologist import toolloop
+from psychologist import analysis, toolloop
 from psychologist.analysis import analysis_perform
 from psychologist.llm.scripted import use_script
 from psychologist.models import Analysis, AnalysisRequest, Hypothesis, LLMCall
@@ -128,6 +128,23 @@ def test_a_poison_request_stops_after_the_configured_attempts_without_calling_th
     [failed] = failed_payloads(session)
     assert failed["reason"] == "attempts_exhausted"
     assert not LLMCall.objects.exists()
+
+
+def test_an_unexpected_error_mid_run_is_told_before_it_reaches_django_q(
+    alice, monkeypatch, scripted_psychologist
+):
+    session = session_with_log(user=alice, answers=TIRED_ENDING)
+    request = session_close(session)  # enqueued; its run waits for a commit that never comes
+
+    def broken(**kwargs):
+        raise ZeroDivisionError
+
+    monkeypatch.setattr(analysis, "loop_run", broken)
+    with pytest.raises(ZeroDivisionError):
+        analysis_perform(request_id=request.pk)
+
+    [failed] = failed_payloads(session)
+    assert (failed["reason"], failed["detail"]) == ("internal_error", "ZeroDivisionError")
 
 
 def test_a_session_without_events_fails_without_calling_the_llm(scripted_psychologist):

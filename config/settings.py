@@ -171,6 +171,9 @@ Q_CLUSTER = {
 }
 if Q_CLUSTER["timeout"] >= Q_CLUSTER["retry"]:
     raise ImproperlyConfigured("Q_TIMEOUT must be smaller than Q_RETRY")
+# A worker killed mid-task is redelivered without django-q counting the attempt (django-q2
+# issue 327), so an analysis request counts its own runs and gives up after this many.
+PSYCHOLOGIST_MAX_ATTEMPTS = env_int("PSYCHOLOGIST_MAX_ATTEMPTS", 3, minimum=1)
 
 # --- LLM ------------------------------------------------------------------------------------
 ANTHROPIC_API_KEY = env_str("ANTHROPIC_API_KEY")
@@ -302,6 +305,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "RiskLevelEnum": "sessions_app.models.RiskLevel",
         "AgentOriginEnum": "sessions_app.models.AgentOrigin",
+        "HypothesisStatusEnum": "psychologist.models.HypothesisStatus",
+        "HypothesisTargetEnum": "psychologist.models.HypothesisTarget",
+        "AnalysisRequestStatusEnum": "psychologist.models.AnalysisRequest.Status",
     },
 }
 # The docs page serves Swagger UI from our own static files (drf-spectacular-sidecar), never a CDN.

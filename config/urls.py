@@ -31,6 +31,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include((api_urlpatterns, "api"))),
     path("api/", include("sessions_app.urls")),
+    path("api/", include("psychologist.urls")),
 ]
 
 # Django's own 404/500 answer JSON under /api/ (sessions_app.api_errors).

@@ -1,9 +1,28 @@
+"""Django admin of the psychologist: bindings, metering, and the analyses with their review
+actions (accept, dismiss, reanalyse), scoped for counselors like the sessions themselves."""
+
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from psychologist.models import LLMCall, ModelBinding
+from psychologist import services
+from psychologist.models import (
+    Analysis,
+    AnalysisRequest,
+    ClinicalRule,
+    Hypothesis,
+    HypothesisEvidence,
+    LLMCall,
+    ModelBinding,
+)
+from sessions_app.admin import CounselorScopedAdmin, ReadOnlyInline
+from sessions_app.errors import ApplicationError
+from sessions_app.models import AskSession
+from sessions_app.roles import Role, role_of
 
 
 @admin.register(ModelBinding)
@@ -45,3 +64,155 @@ class LLMCallAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: LLMCall | None = None) -> bool:
         return False
+
+
+class ReadOnlyAdmin(CounselorScopedAdmin):
+    """The psychologist's records change only through services, which append their events;
+    the admin shows them and acts on them through actions, never by editing a row."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_analyse_permission(self, request: HttpRequest) -> bool:
+        return role_of(request.user) in {Role.COUNSELOR, Role.OPS}
+
+    @admin.action(
+        description="Reanalyse the sessions of the selected rows", permissions=["analyse"]
+    )
+    def reanalyse(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        sessions = AskSession.objects.filter(pk__in=queryset.values("session_id"))
+        requested, refused = 0, 0
+        for session in sessions:
+            try:
+                services.analysis_reanalyse(session=session, by=request.user)
+                requested += 1
+            except ApplicationError:
+                refused += 1
+        self.message_user(
+            request, f"{requested} reanalysis requested; {refused} refused (active or deleted)."
+        )
+
+
+class HypothesisInline(ReadOnlyInline):
+    model = Hypothesis
+    fk_name = "analysis"
+    fields = readonly_fields = ("target", "confidence", "status", "statement", "decided_at")
+    ordering = ("position",)
+
+
+class EvidenceInline(ReadOnlyInline):
+    model = HypothesisEvidence
+    fields = readonly_fields = ("event", "event_type", "event_seq")
+    show_change_link = False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[HypothesisEvidence]:
+        return super().get_queryset(request).select_related("event").order_by("event__seq")
+
+    @admin.display(description="Type")
+    def event_type(self, obj: HypothesisEvidence) -> str:
+        return obj.event.type
+
+    @admin.display(description="Seq")
+    def event_seq(self, obj: HypothesisEvidence) -> int:
+        return obj.event.seq
+
+
+@admin.register(Analysis)
+class AnalysisAdmin(ReadOnlyAdmin):
+    list_display = (
+        "__str__",
+        "session",
+        "tier",
+        "triggered_by",
+        "termination_cause",
+        "superseded",
+        "iterations",
+        "cost_micro_usd",
+        "model",
+        "created_at",
+    )
+    list_filter = ("tier", "triggered_by", "termination_cause", "superseded", "provider")
+    search_fields = ("=session__id", "session__session_title", "session__user__username")
+    list_select_related = ("session",)
+    date_hierarchy = "created_at"
+    inlines = (HypothesisInline,)
+    actions = ("reanalyse",)
+
+
+@admin.register(Hypothesis)
+class HypothesisAdmin(ReadOnlyAdmin):
+    list_display = (
+        "__str__",
+        "session",
+        "target",
+        "confidence",
+        "status",
+        "short_statement",
+        "decided_by",
+        "created_at",
+    )
+    list_filter = ("status", "target", "analysis__tier", "analysis__superseded")
+    search_fields = ("statement", "termination_analysis", "session__user__username")
+    list_select_related = ("session", "decided_by")
+    date_hierarchy = "created_at"
+    inlines = (EvidenceInline,)
+    actions = ("accept", "dismiss", "reanalyse")
+
+    @admin.display(description="Statement")
+    def short_statement(self, obj: Hypothesis) -> str:
+        return obj.statement if len(obj.statement) <= 90 else obj.statement[:89] + "…"
+
+    @admin.action(description="Accept the selected proposed hypotheses", permissions=["analyse"])
+    def accept(self, request: HttpRequest, queryset: QuerySet[Hypothesis]) -> None:
+        self._decide(request, queryset, services.hypothesis_accept, "accepted")
+
+    @admin.action(description="Dismiss the selected proposed hypotheses", permissions=["analyse"])
+    def dismiss(self, request: HttpRequest, queryset: QuerySet[Hypothesis]) -> None:
+        self._decide(request, queryset, services.hypothesis_dismiss, "dismissed")
+
+    def _decide(
+        self, request: HttpRequest, queryset: QuerySet[Hypothesis], decide: Any, verb: str
+    ) -> None:
+        done, skipped = 0, 0
+        for hypothesis in queryset.select_related("session"):
+            try:
+                decide(hypothesis=hypothesis, by=request.user)
+                done += 1
+            except ApplicationError:
+                skipped += 1
+        self.message_user(request, f"{done} {verb}; {skipped} skipped (no longer proposed).")
+
+
+@admin.register(AnalysisRequest)
+class AnalysisRequestAdmin(ReadOnlyAdmin):
+    list_display = (
+        "__str__",
+        "session",
+        "triggered_by",
+        "requested_by",
+        "status",
+        "attempts",
+        "last_error",
+        "created_at",
+    )
+    list_filter = ("status", "triggered_by")
+    search_fields = ("=session__id", "session__user__username", "last_error")
+    list_select_related = ("session", "requested_by")
+    date_hierarchy = "created_at"
+    actions = ("reanalyse",)
+
+
+@admin.register(ClinicalRule)
+class ClinicalRuleAdmin(admin.ModelAdmin):
+    """The clinical team's rules, given to every analysis in `position` order when active."""
+
+    list_display = ("title", "active", "position", "updated_at")
+    list_editable = ("active", "position")
+    list_filter = ("active",)
+    search_fields = ("title", "text")

@@ -1,4 +1,5 @@
-"""The psychologist app: the LLM layer's bindings and metering; later the analysis itself."""
+"""The psychologist app: the LLM layer's bindings and metering, and the post-session analysis
+(SPEC §6): requests, analyses, hypotheses with their evidence, clinical rules."""
 
 from __future__ import annotations
 
@@ -144,3 +145,192 @@ class AnalysisRequest(models.Model):
 
     def __str__(self) -> str:
         return f"Analysis request {self.pk} ({self.status})"
+
+
+class AnalysisTier(models.TextChoices):
+    LIGHT = "light", "Light"
+    HEAVY = "heavy", "Heavy"
+
+
+class TerminationCause(models.TextChoices):
+    """The classifier's output (`psychologist.termination`): `termination_reason` plus graceful."""
+
+    GRACEFUL = "graceful", "Graceful close"
+    ABANDONED_TIMEOUT = "abandoned_timeout", "Abandoned (idle timeout)"
+    HEARTBEAT_TIMEOUT = "heartbeat_timeout", "Heartbeat timeout"
+    KILLED = "killed", "Killed"
+    ERROR = "error", "Error"
+
+
+class AnalysisQuerySet(models.QuerySet["Analysis"]):
+    def current(self) -> AnalysisQuerySet:
+        return self.filter(superseded=False)
+
+
+class Analysis(models.Model):
+    """A concluded analysis of one session. Born only when a run ends with a valid batch, so a
+    failed run leaves nothing that would block its retry (ADR decision 5). A manual reanalyse
+    marks the previous one superseded; nothing is ever deleted."""
+
+    Tier = AnalysisTier
+    TriggeredBy = AnalysisRequest.TriggeredBy
+
+    session = models.ForeignKey(
+        "sessions_app.AskSession", on_delete=models.CASCADE, related_name="analyses"
+    )
+    request = models.OneToOneField(
+        AnalysisRequest, on_delete=models.PROTECT, related_name="analysis"
+    )
+    tier = models.CharField(max_length=8, choices=AnalysisTier.choices)
+    # The binding that served the run: the agent the tier chose, and what it resolved to.
+    agent = models.CharField(max_length=24, choices=LLMAgent.choices)
+    provider = models.CharField(max_length=16, choices=LLMProviderName.choices)
+    model = models.CharField(max_length=80)
+    triggered_by = models.CharField(max_length=8, choices=AnalysisRequest.TriggeredBy.choices)
+    termination_cause = models.CharField(max_length=20, choices=TerminationCause.choices)
+    superseded = models.BooleanField(default=False)
+    superseded_at = models.DateTimeField(null=True, blank=True)
+    iterations = models.PositiveSmallIntegerField(default=0)
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+    cache_read_tokens = models.PositiveIntegerField(default=0)
+    cache_write_tokens = models.PositiveIntegerField(default=0)
+    cost_micro_usd = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = AnalysisQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "analyses"
+        indexes = [models.Index(fields=["session", "-created_at"], name="analysis_session_idx")]
+        constraints = [
+            # At most one current analysis per session: the idempotency key of ADR decision 5.
+            models.UniqueConstraint(
+                fields=["session"],
+                condition=Q(superseded=False),
+                name="analysis_one_current_per_session",
+            ),
+            models.CheckConstraint(
+                condition=Q(tier__in=AnalysisTier.values), name="analysis_tier_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(termination_cause__in=TerminationCause.values),
+                name="analysis_termination_cause_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(superseded=False, superseded_at__isnull=True)
+                | Q(superseded=True, superseded_at__isnull=False),
+                name="analysis_superseded_at_iff_superseded",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Analysis {self.pk} ({self.tier}{', superseded' if self.superseded else ''})"
+
+
+class HypothesisTarget(models.TextChoices):
+    CLIENT = "client", "Client"
+    ANALYST = "analyst", "Analyst"
+    NARRATOR = "narrator", "Narrator"
+    FLOW = "flow", "Flow"
+
+
+class HypothesisStatus(models.TextChoices):
+    PROPOSED = "proposed", "Proposed"
+    ACCEPTED = "accepted", "Accepted"
+    DISMISSED = "dismissed", "Dismissed"
+
+
+CONFIDENCE_MAX = 100
+
+
+class Hypothesis(models.Model):
+    """One evidence-backed hypothesis. Events are immutable, so the review state lives here;
+    every transition also appends its own event (ADR decision 4)."""
+
+    Target = HypothesisTarget
+    Status = HypothesisStatus
+
+    analysis = models.ForeignKey(Analysis, on_delete=models.CASCADE, related_name="hypotheses")
+    session = models.ForeignKey(
+        "sessions_app.AskSession", on_delete=models.CASCADE, related_name="hypotheses"
+    )
+    position = models.PositiveSmallIntegerField(default=0)
+    target = models.CharField(max_length=10, choices=HypothesisTarget.choices)
+    statement = models.TextField()
+    confidence = models.PositiveSmallIntegerField()
+    termination_analysis = models.TextField(blank=True, default="")
+    status = models.CharField(
+        max_length=10, choices=HypothesisStatus.choices, default=HypothesisStatus.PROPOSED
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "hypotheses"
+        indexes = [
+            models.Index(fields=["session", "-created_at"], name="hypothesis_session_idx"),
+            models.Index(fields=["status", "-created_at"], name="hypothesis_status_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(confidence__gte=0, confidence__lte=CONFIDENCE_MAX),
+                name="hypothesis_confidence_0_100",
+            ),
+            models.CheckConstraint(
+                condition=Q(target__in=HypothesisTarget.values), name="hypothesis_target_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=HypothesisStatus.values), name="hypothesis_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status=HypothesisStatus.PROPOSED, decided_at__isnull=True)
+                | (~Q(status=HypothesisStatus.PROPOSED) & Q(decided_at__isnull=False)),
+                name="hypothesis_decided_at_iff_decided",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Hypothesis {self.pk} ({self.target}, {self.confidence}%, {self.status})"
+
+
+class HypothesisEvidence(models.Model):
+    """One event a hypothesis cites. The analysis validated that it belongs to the session."""
+
+    hypothesis = models.ForeignKey(Hypothesis, on_delete=models.CASCADE, related_name="evidence")
+    # PROTECT: events are never deleted, and evidence must keep resolving.
+    event = models.ForeignKey(
+        "sessions_app.SessionEvent", on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["hypothesis", "event"]
+        verbose_name_plural = "hypothesis evidence"
+        constraints = [
+            models.UniqueConstraint(fields=["hypothesis", "event"], name="evidence_unique_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Evidence {self.hypothesis_id} → event {self.event_id}"
+
+
+class ClinicalRule(models.Model):
+    """A business rule of the clinical team, edited in admin and given to every analysis."""
+
+    title = models.CharField(max_length=120)
+    text = models.TextField()
+    active = models.BooleanField(default=True)
+    position = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["position", "id"]
+
+    def __str__(self) -> str:
+        return self.title

@@ -25,6 +25,7 @@ class SessionAction(StrEnum):
     MODALITY = "modality"
     DELETE = "delete"
     GRAPH = "graph"  # fork, worklines, spin-off (SPEC §9: owner and counselors)
+    ANALYSE = "analyse"  # the psychologist's hypotheses and reanalyse (SPEC §9: counselor, ops)
 
 
 _ACTION_ROLES: dict[SessionAction, frozenset[Role]] = {
@@ -32,6 +33,7 @@ _ACTION_ROLES: dict[SessionAction, frozenset[Role]] = {
     SessionAction.MODALITY: frozenset({Role.CLIENT, Role.SERVICE}),
     SessionAction.DELETE: frozenset({Role.CLIENT, Role.OPS}),
     SessionAction.GRAPH: frozenset({Role.CLIENT, Role.COUNSELOR, Role.SERVICE}),
+    SessionAction.ANALYSE: frozenset({Role.COUNSELOR, Role.OPS}),
 }
 
 
@@ -112,6 +114,13 @@ def session_require(user: Any, session: AskSession, action: SessionAction) -> No
     """Refuse `action` on a session the caller can already see (so 403, not 404)."""
     if role_of(user) not in _ACTION_ROLES[action]:
         raise forbidden(f"Your role may not {action.value} this session.")
+
+
+def role_require(user: Any, action: SessionAction) -> None:
+    """Refuse `action` to a role that may never perform it, before any object is looked up:
+    the answer is the same for every id, so it tells the caller nothing about what exists."""
+    if role_of(user) not in _ACTION_ROLES[action]:
+        raise forbidden(f"Your role may not {action.value} sessions.")
 
 
 # --- which fields a role may write (schema §7; no mass assignment) -----------------------------

@@ -7,6 +7,13 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from psychologist.models import (
+    Analysis,
+    AnalysisRequest,
+    ClinicalRule,
+    Hypothesis,
+    HypothesisEvidence,
+)
 from sessions_app.models import (
     AgentOrigin,
     AskAgent,
@@ -164,3 +171,60 @@ class NotificationFactory(factory.django.DjangoModelFactory):
     user = factory.SubFactory(ClientFactory)
     kind = Notification.Kind.RESUME_SESSION
     payload = factory.LazyFunction(lambda: {"title": "Shall we come back?"})
+
+
+class AnalysisRequestFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = AnalysisRequest
+
+    session = factory.SubFactory(AskSessionFactory)
+    status = AnalysisRequest.Status.DONE
+    attempts = 1
+
+
+class AnalysisFactory(factory.django.DjangoModelFactory):
+    """A concluded analysis, as the offline engine would have recorded it."""
+
+    class Meta:
+        model = Analysis
+
+    session = factory.SubFactory(AskSessionFactory)
+    request = factory.SubFactory(AnalysisRequestFactory, session=factory.SelfAttribute("..session"))
+    tier = Analysis.Tier.LIGHT
+    agent = "psychologist-light"
+    provider = "offline"
+    model = "offline-rules-v1"
+    triggered_by = Analysis.TriggeredBy.AUTO
+    termination_cause = "graceful"
+    iterations = 1
+
+
+class HypothesisFactory(factory.django.DjangoModelFactory):
+    """A proposed hypothesis citing one event of its session (or the events passed as
+    `evidence=[...]`)."""
+
+    class Meta:
+        model = Hypothesis
+        skip_postgeneration_save = True
+
+    analysis = factory.SubFactory(AnalysisFactory)
+    session = factory.SelfAttribute("analysis.session")
+    target = Hypothesis.Target.CLIENT
+    statement = factory.Sequence(lambda n: f"The client avoids topic number {n}.")
+    confidence = 60
+
+    @factory.post_generation
+    def evidence(self, create: bool, extracted: list[SessionEvent] | None, **kwargs: object):
+        if not create:
+            return
+        events = extracted or [SessionEventFactory(session=self.session, type="answer.received")]
+        for event in events:
+            HypothesisEvidence.objects.create(hypothesis=self, event=event)
+
+
+class ClinicalRuleFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ClinicalRule
+
+    title = factory.Sequence(lambda n: f"Rule {n}")
+    text = "Cite the events that support every hypothesis."

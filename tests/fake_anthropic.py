@@ -1,8 +1,10 @@
 """A local fake of the Anthropic Messages API, good enough for the real `anthropic` SDK.
 
 Tests queue replies (answers and faults) and read back every request body received. Usage is
-simulated like the real API: the prefix up to the last `cache_control` mark is written to the
-cache the first time it is seen and read from it afterwards; `input_tokens` counts the rest.
+simulated like the real API's cache breakpoints, per model: the longest prefix that an earlier
+request wrote at one of its `cache_control` marks (and that ends at most LOOKBACK blocks before a
+mark of this request) is read from the cache, the rest up to the last mark is written to it, and
+`input_tokens` counts what follows the last mark.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 _ids = itertools.count(1)
+LOOKBACK = 20  # blocks before a breakpoint at which the real API still finds a cache hit
 
 
 @dataclass
@@ -73,6 +76,7 @@ class FakeAnthropic:
         self.replies: deque[Reply] = deque()
         self.cached_prefixes: set[str] = set()
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
         self._server.block_on_close = False
@@ -97,9 +101,15 @@ class FakeAnthropic:
         with self._lock:
             self.replies.extend(replies)
 
+    def wait_for_requests(self, count: int, *, timeout: float) -> bool:
+        """Block until `count` requests have arrived (from any process); False on timeout."""
+        with self._arrived:
+            return self._arrived.wait_for(lambda: len(self.requests) >= count, timeout)
+
     def _next_reply(self, body: dict[str, Any]) -> Reply:
         with self._lock:
             self.requests.append(body)
+            self._arrived.notify_all()
             if self.replies:
                 return self.replies.popleft()
         # Nothing scripted: a loud, non-retryable error rather than a silent default.
@@ -120,18 +130,28 @@ class FakeAnthropic:
         }
 
     def _usage(self, body: dict[str, Any], reply: Reply) -> dict[str, int]:
-        prefix, rest = _split_at_last_cache_mark(body)
-        total = estimate(prefix) + estimate(rest)
-        cached = estimate(prefix) if prefix else 0
-        key = json.dumps(prefix, sort_keys=True)
+        blocks, marks = _in_cache_order(body)
+        sizes = [estimate(block) for block in blocks]
+        plain = [_unmarked(block) for block in blocks]
+        # A cache belongs to one model: another model never reads what this one wrote.
+        model = str(body.get("model"))
+
+        def key(end: int) -> str:
+            return model + json.dumps(plain[: end + 1], sort_keys=True)
+
+        # Like the real API: a hit may end at any block boundary up to LOOKBACK blocks before a
+        # breakpoint (so last turn's marked history is read), and writes happen at breakpoints.
+        candidates = {i for mark in marks for i in range(max(0, mark - LOOKBACK), mark + 1)}
         with self._lock:
-            seen = key in self.cached_prefixes
-            self.cached_prefixes.add(key)
+            hits = [i for i in candidates if key(i) in self.cached_prefixes]
+            self.cached_prefixes.update(key(mark) for mark in marks)
+        cached = sum(sizes[: marks[-1] + 1]) if marks else 0
+        read = sum(sizes[: max(hits) + 1]) if hits else 0
         return {
-            "input_tokens": total - cached,
+            "input_tokens": sum(sizes) - cached,
             "output_tokens": estimate(reply.content or []),
-            "cache_creation_input_tokens": 0 if seen else cached,
-            "cache_read_input_tokens": cached if seen else 0,
+            "cache_creation_input_tokens": cached - read,
+            "cache_read_input_tokens": read,
         }
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
@@ -170,8 +190,15 @@ class FakeAnthropic:
         return Handler
 
 
-def _split_at_last_cache_mark(body: dict[str, Any]) -> tuple[list[Any], list[Any]]:
-    """The request in cache order (tools, system, messages) split after the last marked block."""
+def _unmarked(block: Any) -> Any:
+    if isinstance(block, dict) and "cache_control" in block:
+        return {key: value for key, value in block.items() if key != "cache_control"}
+    return block
+
+
+def _in_cache_order(body: dict[str, Any]) -> tuple[list[Any], list[int]]:
+    """The request's blocks in cache order (tools, system, messages) and the positions of the
+    blocks that carry a `cache_control` mark."""
     blocks: list[Any] = list(body.get("tools") or [])
     system = body.get("system") or []
     blocks += [system] if isinstance(system, str) else list(system)
@@ -179,6 +206,4 @@ def _split_at_last_cache_mark(body: dict[str, Any]) -> tuple[list[Any], list[Any
         content = message.get("content")
         blocks += [content] if isinstance(content, str) else list(content or [])
     marks = [i for i, b in enumerate(blocks) if isinstance(b, dict) and "cache_control" in b]
-    if not marks:
-        return [], blocks
-    return blocks[: marks[-1] + 1], blocks[marks[-1] + 1 :]
+    return blocks, marks

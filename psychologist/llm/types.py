@@ -8,6 +8,9 @@ Contract for the three dialogue agents (all providers honour it; `schemas.py` ho
 - `narrator`: tool `narrator_output` → `cards` [{id, text, type}], `insight`, `closing_line`.
 - `summarizer`: tool `summary_output` → `summary` (≤ 1000 chars), `key_insights`,
   `cbt_techniques_used`.
+- `psychologist` / `psychologist-light`: a tool loop (`tool_choice="any"`) over `fetch_event`,
+  `search_events` and `emit_hypotheses` → `hypotheses` [{target, statement, confidence,
+  evidence, termination_analysis}]; the loop, not the service, validates the batch.
 `service.complete()` validates the forced tool's input against its schema and raises
 `LLMOutputInvalid` otherwise, so a caller only ever sees valid structured output.
 
@@ -26,6 +29,11 @@ MoodDelta = Literal["declining", "stable", "improving"]
 ANALYST_TOOL = "analyst_output"
 NARRATOR_TOOL = "narrator_output"
 SUMMARY_TOOL = "summary_output"
+# The psychologist's tool loop (`psychologist.toolloop`): two read helpers and the mandatory
+# emit; a batch is validated by the loop, which answers a rejection as the tool result.
+EMIT_HYPOTHESES_TOOL = "emit_hypotheses"
+FETCH_EVENT_TOOL = "fetch_event"
+SEARCH_EVENTS_TOOL = "search_events"
 
 # Stop reasons a caller must treat as "the model did not really answer" (SPEC §3: a refusal or a
 # truncated answer is never read as "no risk").

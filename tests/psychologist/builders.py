@@ -1,11 +1,19 @@
-"""Request builders shared by the LLM-layer tests."""
+"""Builders shared by the psychologist tests: LLM requests, and sessions with an event log."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
+from django.utils import timezone
+
 from psychologist.llm.schemas import TOOLS_BY_AGENT
-from psychologist.llm.types import LLMRequest, Message
+from psychologist.llm.types import EMIT_HYPOTHESES_TOOL, SEARCH_EVENTS_TOOL, LLMRequest, Message
+from psychologist.models import AnalysisRequest
+from psychologist.services import analysis_request
+from sessions_app.models import AskSession
+from sessions_app.services import event_append
+from tests import factories
 
 
 def agent_request(agent: str, **context: Any) -> LLMRequest:
@@ -24,3 +32,93 @@ def agent_request(agent: str, **context: Any) -> LLMRequest:
 
 def recap(*answers: str) -> list[dict[str, str]]:
     return [{"question": f"Question {i}?", "answer": a} for i, a in enumerate(answers, 1)]
+
+
+# --- sessions with an event log, closed the way the engine closes them ---------------------
+
+TIRED_ENDING = [
+    "Work has been busy but I managed a walk on Sunday and it was good.",
+    "I keep replaying the meeting with my manager, it makes me anxious.",
+    "I felt worse on Monday, sad and stuck, I could not sleep.",
+    "I'm tired. Can we stop? That's enough for today.",
+]
+
+
+def session_with_log(*, user: Any = None, answers: list[str], **fields: Any) -> AskSession:
+    """An active session whose log holds a card and an answer per entry of `answers`, written
+    through the one event writer, with the message ids the engine puts in the payloads."""
+    session = factories.ActiveSessionFactory(**({"user": user} if user else {}), **fields)
+    event_append(session=session, type="session.created", payload={}, actor="client")
+    for number, answer in enumerate(answers, 1):
+        card = factories.AskMessageFactory(
+            session=session, role="narrator", kind="question_card", text=f"Question {number}?"
+        )
+        event_append(
+            session=session, type="card.dealt", payload={"message_id": card.pk}, actor="engine"
+        )
+        reply = factories.AskMessageFactory(
+            session=session, role="client", kind="answer", text=answer
+        )
+        event_append(
+            session=session,
+            type="answer.received",
+            payload={"message_id": reply.pk},
+            actor="client",
+        )
+    return session
+
+
+def session_of_size(events: int, *, user: Any = None) -> AskSession:
+    """A session whose closed log will hold exactly `events` events (an even number ≥ 2)."""
+    answers = [f"Answer number {n}: the week was ordinary." for n in range((events - 2) // 2)]
+    return session_with_log(user=user, answers=answers)
+
+
+def session_close(session: AskSession, *, reason: str | None = None) -> AnalysisRequest:
+    """Close the session as the engine does: status, reason and close event, and the analysis
+    request in the same transaction."""
+    abnormal = reason is not None
+    status = AskSession.Status.CLOSED_ABNORMALLY if abnormal else AskSession.Status.COMPLETED
+    if reason == AskSession.TerminationReason.ABANDONED_TIMEOUT:
+        status = AskSession.Status.COMPLETED_PARTIAL
+    with transaction.atomic():
+        AskSession.objects.filter(pk=session.pk).update(
+            status=status, termination_reason=reason, ended_at=timezone.now()
+        )
+        session.refresh_from_db()
+        event_append(
+            session=session,
+            type="session.closed_abnormally" if abnormal else "session.closed",
+            payload={"termination_reason": reason} if abnormal else {"status": status},
+            actor="engine",
+        )
+        return analysis_request(session=session)
+
+
+def event_ids(session: AskSession) -> list[int]:
+    return list(
+        session.events.exclude(type__startswith="psychologist.")
+        .order_by("seq")
+        .values_list("pk", flat=True)
+    )
+
+
+def hypothesis_data(evidence: list[int], **overrides: Any) -> dict[str, Any]:
+    return {
+        "target": "client",
+        "statement": "The client tires as the session goes on.",
+        "confidence": 70,
+        "evidence": evidence,
+        **overrides,
+    }
+
+
+def emit_recording(*hypotheses: dict[str, Any]) -> dict[str, Any]:
+    """A scripted reply that calls emit_hypotheses with this batch."""
+    call = {"name": EMIT_HYPOTHESES_TOOL, "input": {"hypotheses": list(hypotheses)}}
+    return {"tool_calls": [call], "usage": {"input_tokens": 100, "output_tokens": 20}}
+
+
+def read_recording(query: str = "tired") -> dict[str, Any]:
+    call = {"name": SEARCH_EVENTS_TOOL, "input": {"query": query}}
+    return {"tool_calls": [call], "usage": {"input_tokens": 100, "output_tokens": 10}}

@@ -29,3 +29,28 @@ def fake_anthropic(settings: Settings) -> Iterator[FakeAnthropic]:
         yield fake
     finally:
         fake.stop()
+
+
+HEAVY_MODEL = "claude-opus-4-6"
+
+
+@pytest.fixture
+def tiered_anthropic(fake_anthropic: FakeAnthropic, settings: Settings) -> FakeAnthropic:
+    """The fake Messages API with the tiers bound as in production: the heavy psychologist to
+    Opus, the light one to Haiku."""
+    settings.LLM_BINDINGS = {
+        **settings.LLM_BINDINGS,
+        "psychologist": {"provider": "anthropic", "model": HEAVY_MODEL},
+        "psychologist-light": {"provider": "anthropic", "model": ANTHROPIC_MODEL},
+    }
+    return fake_anthropic
+
+
+@pytest.fixture
+def scripted_psychologist(settings: Settings) -> None:
+    """Both psychologist tiers bound to the scripted provider (install a script per test)."""
+    settings.LLM_BINDINGS = {
+        **settings.LLM_BINDINGS,
+        "psychologist": {"provider": "scripted", "model": "scripted"},
+        "psychologist-light": {"provider": "scripted", "model": "scripted"},
+    }

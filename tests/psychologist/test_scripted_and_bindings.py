@@ -145,11 +145,15 @@ def test_an_unknown_agent_is_an_error() -> None:
         binding_for_agent("astrologer")
 
 
-def test_the_offline_engine_refuses_agents_it_has_no_rules_for() -> None:
+def test_the_offline_engine_refuses_agents_it_has_no_rules_for(settings) -> None:
+    settings.LLM_BINDINGS = {
+        **settings.LLM_BINDINGS,
+        "astrologer": {"provider": "offline", "model": "offline-rules-v1"},
+    }
     request = agent_request("analyst")
-    request = type(request)(**{**request.__dict__, "agent": "psychologist"})
+    request = type(request)(**{**request.__dict__, "agent": "astrologer"})
 
-    with pytest.raises(LLMError, match="no rules for agent 'psychologist'"):
+    with pytest.raises(LLMError, match="no rules for agent 'astrologer'"):
         complete(request=request)
 
 

@@ -180,6 +180,41 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
             (("sessions:spin-off-decide", "POST"), 200),
         )
     },
+    # The psychologist (SPEC §9): counselors and ops; the role is checked before the object, so
+    # every client and the service get the same 403 whatever the id.
+    ("psychologist:session-reanalyze", "POST"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=202,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=202,
+        service=403,
+        anonymous=401,
+    ),
+    ("psychologist:hypothesis-list", "GET"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=200,
+        other_counselor=200,  # an empty page: nothing of alice's is in dana's scope
+        ops=200,
+        service=403,
+        anonymous=401,
+    ),
+    **{
+        route: row(
+            owner=403,
+            other_client=403,
+            caseload_counselor=200,
+            other_counselor=STRANGER_COUNSELOR,
+            ops=200,
+            service=403,
+            anonymous=401,
+        )
+        for route in (
+            ("psychologist:hypothesis-accept", "POST"),
+            ("psychologist:hypothesis-dismiss", "POST"),
+        )
+    },
     # Schema, docs and auth: their own rows.
     ("api:auth-token", "POST"): everyone(200, anonymous=401),  # anonymous: bad credentials
     ("api:auth-logout", "POST"): everyone(204),
@@ -261,7 +296,15 @@ def graph_request(kind: str) -> Callable[[World, str, str], Request]:
     return build
 
 
+def hypothesis_request(world: World, role: str, variant: str) -> Request:
+    hypothesis = factories.HypothesisFactory(analysis__session=world.sessions[variant])
+    return {"hypothesis_id": hypothesis.pk}, {}
+
+
 REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
+    ("psychologist:session-reanalyze", "POST"): lambda w, r, v: (session_kwargs(w, r, v)[0], {}),
+    ("psychologist:hypothesis-accept", "POST"): hypothesis_request,
+    ("psychologist:hypothesis-dismiss", "POST"): hypothesis_request,
     ("sessions:tree", "GET"): session_kwargs,
     ("sessions:worklines", "GET"): session_kwargs,
     ("sessions:fork", "POST"): graph_request("fork"),

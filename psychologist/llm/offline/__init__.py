@@ -1,4 +1,4 @@
-"""The offline provider: a deterministic, rule-based engine for the dialogue agents (SPEC §3).
+"""The offline provider: a deterministic, rule-based engine for every agent (SPEC §3, §6).
 
 It reads `LLMRequest.context` (see each agent module for its keys) instead of the rendered
 prompt, and answers through the same forced tool a model would use, so callers cannot tell the
@@ -16,9 +16,11 @@ from typing import Any
 from psychologist.llm.budget import estimate_tokens
 from psychologist.llm.offline.analyst import analyse
 from psychologist.llm.offline.narrator import narrate
+from psychologist.llm.offline.psychologist import hypothesise
 from psychologist.llm.offline.summarizer import summarise
 from psychologist.llm.types import (
     ANALYST_TOOL,
+    EMIT_HYPOTHESES_TOOL,
     NARRATOR_TOOL,
     SUMMARY_TOOL,
     LLMError,
@@ -37,6 +39,9 @@ AGENTS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
     "analyst": (ANALYST_TOOL, analyse),
     "narrator": (NARRATOR_TOOL, narrate),
     "summarizer": (SUMMARY_TOOL, summarise),
+    # Both tiers read the same log with the same rules; the tier caps how many it proposes.
+    "psychologist": (EMIT_HYPOTHESES_TOOL, hypothesise),
+    "psychologist-light": (EMIT_HYPOTHESES_TOOL, hypothesise),
 }
 
 

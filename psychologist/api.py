@@ -1,0 +1,120 @@
+"""The psychologist's REST API (SPEC §9): reanalyse a session, list hypotheses, accept or
+dismiss one. Counselors (their caseload and handoffs) and ops only; clients never."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from psychologist import selectors, services
+from psychologist.serializers import (
+    AnalysisRequestOutput,
+    HypothesisListFilter,
+    HypothesisOutput,
+)
+from sessions_app.access import SessionAction, role_require, session_for
+from sessions_app.api import errors, page_of
+from sessions_app.api_base import ApiView, KeysetPagination, WriteThrottle
+
+_SESSION_ID = OpenApiParameter(
+    "session_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The session's `_id`."
+)
+_HYPOTHESIS_ID = OpenApiParameter("hypothesis_id", int, OpenApiParameter.PATH)
+_IDEMPOTENCY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="A retry with the same key returns the first response and changes nothing.",
+)
+_DENIALS = {
+    "s403": "E_FORBIDDEN (clients and services; a crisis session outside your caseload)",
+    "s404": "E_NOT_FOUND",
+}
+
+
+class HypothesisPagination(KeysetPagination):
+    ordering = ("-created_at", "-id")
+
+
+class ReanalyzeApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        operation_id="psychologist_reanalyze",
+        parameters=[_SESSION_ID, _IDEMPOTENCY],
+        request=None,
+        responses={
+            202: AnalysisRequestOutput,
+            **errors(**_DENIALS, s409="E_SESSION_STILL_ACTIVE"),
+        },
+        description="Analyse a closed session again. The run happens in the background and "
+        "always runs; when it concludes, the current analysis is marked superseded (never "
+        "deleted) and the new one becomes current. Progress streams as `psychologist.*` "
+        "events of the session.",
+    )
+    def post(self, request: Request, session_id: Any) -> Response:
+        role_require(request.user, SessionAction.ANALYSE)
+        session = session_for(request.user, session_id, write=True)
+        analysis_request = services.analysis_reanalyse(session=session, by=request.user)
+        return Response(AnalysisRequestOutput(analysis_request).data, status=202)
+
+
+class HypothesisListApi(ApiView):
+    @extend_schema(
+        operation_id="psychologist_hypotheses_list",
+        parameters=[HypothesisListFilter, OpenApiParameter("cursor", str)],
+        responses={
+            200: page_of("HypothesisPage", HypothesisOutput(many=True)),
+            **errors(s400="E_VALIDATION", s403=_DENIALS["s403"]),
+        },
+        description="Hypotheses of the sessions you may read, newest first, 20 per page "
+        "(keyset cursor); by default only those of current analyses.",
+    )
+    def get(self, request: Request) -> Response:
+        # The role before the filters: a client learns nothing, not even from a 400.
+        role_require(request.user, SessionAction.ANALYSE)
+        filters = HypothesisListFilter(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        hypotheses = selectors.hypothesis_list(user=request.user, **filters.validated_data)
+        paginator = HypothesisPagination()
+        page = paginator.paginate_queryset(hypotheses, request, view=self)
+        return paginator.get_paginated_response(HypothesisOutput(page, many=True).data)
+
+
+def _decision_schema(verb: str) -> Any:
+    return extend_schema(
+        operation_id=f"psychologist_hypotheses_{verb}",
+        parameters=[_HYPOTHESIS_ID, _IDEMPOTENCY],
+        request=None,
+        responses={
+            200: HypothesisOutput,
+            **errors(**_DENIALS, s409="E_HYPOTHESIS_DECIDED (no longer proposed)"),
+        },
+    )
+
+
+class HypothesisAcceptApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @_decision_schema("accept")
+    def post(self, request: Request, hypothesis_id: int) -> Response:
+        """Accept a proposed hypothesis; a client-targeted one joins the client's profile."""
+        hypothesis = selectors.hypothesis_for(request.user, hypothesis_id, write=True)
+        hypothesis = services.hypothesis_accept(hypothesis=hypothesis, by=request.user)
+        return Response(HypothesisOutput(hypothesis).data)
+
+
+class HypothesisDismissApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @_decision_schema("dismiss")
+    def post(self, request: Request, hypothesis_id: int) -> Response:
+        """Dismiss a proposed hypothesis: it stays on record but leaves the client's context."""
+        hypothesis = selectors.hypothesis_for(request.user, hypothesis_id, write=True)
+        hypothesis = services.hypothesis_dismiss(hypothesis=hypothesis, by=request.user)
+        return Response(HypothesisOutput(hypothesis).data)

@@ -228,7 +228,10 @@ def session_create(
         actor=actor_label(actor),
         actor_user=actor,
     )
-    return session
+    # Creating is starting (SPEC §9): the opening needs no model, so it commits with the row.
+    from sessions_app.engine.start import session_start
+
+    return session_start(session=session)
 
 
 def _create_conflict(dify_conversation_id: uuid.UUID | None) -> ApplicationError:

@@ -29,6 +29,9 @@ _STORAGE = re.compile(
             (?:now\s+|also\s+|just\s+)?(?:sav|stor|record|writ|not(?:e|ing))\w*
       | (?:sav|stor)(?:e|es|ed|ing)\s+(?:it|this|that|them|the\ session|everything|to|in)\b
       | (?:saved|stored|recorded|written)\s+(?:to|in|into|at|on)\b
+      | ^\W*(?:saving|storing|recording)\b
+      | (?:sav|stor)(?:e|ed|ing)\s[\w\s]{0,30}?\b(?:to|into|in)\s+(?:the\s+|your\s+|my\s+)?
+            (?:notes|file|folder|profile|vault|observations|records?)\b
       | (?:file|files|folder|folders|directory|vault|database|storage|disk)\b
       | сохраняю | сохраню | сохранил\w* | сохранено | сохранён\w* | записываю | запишу
       | записал[аи]? | файл\w* | папк\w* | хранилищ\w* | баз[еуы]\ данных | директори\w*

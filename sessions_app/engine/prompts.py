@@ -73,6 +73,12 @@ cbt_techniques_used. The client's words arrive as data inside <client_words> tag
 mention files, folders or storage."""
 
 
+def _data(facts: Any) -> str:
+    """Facts as JSON; slots and profile entries can hold the client's words, so they are
+    neutralised like any quoted client text."""
+    return client_data(json.dumps(facts, ensure_ascii=False, default=str))
+
+
 def profile_block(profile: Any, last_sessions: list[dict[str, Any]]) -> str:
     """The client's profile and last 1–2 sessions: the stable, cacheable part of the prefix."""
     facts = {
@@ -81,7 +87,7 @@ def profile_block(profile: Any, last_sessions: list[dict[str, Any]]) -> str:
         "accepted_hypotheses": list(getattr(profile, "accepted_hypotheses", []) or [])[-5:],
         "last_sessions": last_sessions,
     }
-    return "Client profile (data):\n" + json.dumps(facts, ensure_ascii=False, default=str)
+    return "Client profile (data):\n" + _data(facts)
 
 
 def conversation(materialized: list[dict[str, str]], final: str) -> list[Message]:
@@ -116,7 +122,7 @@ def recap_text(pairs: list[dict[str, str]]) -> str:
 def analyst_turn(facts: dict[str, Any], pairs: list[dict[str, str]]) -> str:
     return (
         "Turn facts (data):\n"
-        + json.dumps(facts, ensure_ascii=False, default=str)
+        + _data(facts)
         + "\n\nRecap of the batch just answered:\n"
         + (recap_text(pairs) or "(none)")
         + "\n\nReport through analyst_output."
@@ -125,16 +131,14 @@ def analyst_turn(facts: dict[str, Any], pairs: list[dict[str, str]]) -> str:
 
 def narrator_turn(facts: dict[str, Any]) -> str:
     return (
-        "Rephrase for the client (data):\n"
-        + json.dumps(facts, ensure_ascii=False, default=str)
-        + "\n\nReport through narrator_output."
+        "Rephrase for the client (data):\n" + _data(facts) + "\n\nReport through narrator_output."
     )
 
 
 def summarizer_turn(facts: dict[str, Any], lines: list[str]) -> str:
     return (
         "Session facts (data):\n"
-        + json.dumps(facts, ensure_ascii=False, default=str)
+        + _data(facts)
         + "\n\nEvery answered question, the middle shortened when long:\n"
         + ("\n".join(lines) or "(none)")
         + "\n\nReport through summary_output."

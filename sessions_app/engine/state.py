@@ -87,6 +87,7 @@ def _engine(path: list[AskMessage]) -> str:
 
 def thread_state(session: AskSession) -> dict[str, Any]:
     """The flow's view (SPEC §4), with `pending_guard` derived now from the stored flow."""
+    session = AskSession.objects.get(pk=session.pk)
     flow = flow_get(session.current_intent_code)
     return {
         "intent": session.current_intent_code,

@@ -212,6 +212,8 @@ def _applied(
     _move(turn, inputs.flow, output)
     ready, reason = pacing_decide(session, output, pending)
     cards = _cards(turn, inputs.flow, output, pending, narration)
+    if reason == "length":
+        cards = []  # what room is left belongs to the closing
     if ready:
         turn.set(ready_to_close=True)
         turn.event("pacing.ready_to_close", reason=reason, turn_count=session.turn_count)

@@ -80,8 +80,8 @@ def session_start(*, session: AskSession) -> AskSession:
         slots=slots,
         phase=AskSession.Phase.INTRO,
     )
-    _opening(turn, profile, history)
-    turn.event("session.started", intent=intent, step=locked.current_step_code, hooks=len(history))
+    hooks = _opening(turn, profile, history)
+    turn.event("session.started", intent=intent, step=locked.current_step_code, hooks=hooks)
     if crisis:
         crisis_cards_deal(turn)
     else:
@@ -96,10 +96,11 @@ def session_start(*, session: AskSession) -> AskSession:
     return session
 
 
-def _opening(turn: Turn, profile: UserProfile, history: list[dict[str, Any]]) -> None:
+def _opening(turn: Turn, profile: UserProfile, history: list[dict[str, Any]]) -> int:
     locale = turn.session.locale
     intro = texts.text("intro_returning" if history else "intro", locale)
     drafts = [Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.INTRO, intro, {"engine": "engine"})]
     for hook in hooks_for(profile, history, locale):
         drafts.append(Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.HOOK, hook))
     turn.append(*drafts)
+    return len(drafts) - 1

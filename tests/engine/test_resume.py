@@ -48,3 +48,35 @@ def test_a_fork_back_to_an_answer_deals_the_next_card_of_that_branch(session, bi
         answer_submit(session=session, card_id=second_card["id"], text="A different second answer")
     assert session_state(session)["current_card"]["text"] == "A new third card?"
     assert session.messages.filter(text="Second answer").exists()  # the old branch stays
+
+
+def test_a_session_at_the_message_limit_refuses_the_answer_and_changes_nothing(session):
+    from sessions_app.errors import ApplicationError
+
+    card = session_state(session)["current_card"]
+    session.__class__.objects.filter(pk=session.pk).update(message_count=100)
+    before = session.messages.count()
+
+    with pytest.raises(ApplicationError) as caught:
+        answer_submit(session=session, card_id=card["id"], text="Work stress")
+
+    assert caught.value.code == "E_SESSION_TOO_LONG"
+    assert session.messages.count() == before
+    assert session_state(session)["current_card"] == card
+
+
+def test_a_session_near_the_limit_is_offered_closing_and_cannot_continue(session):
+    from sessions_app.engine.services import last_thing_submit, session_continue, session_end
+    from sessions_app.errors import ApplicationError
+
+    session.__class__.objects.filter(pk=session.pk).update(message_count=90)
+    state = answer(session, "Work stress")  # offline engine
+
+    assert state["ready_to_close"] is True
+    assert state["current_card"]["kind"] == "completion"
+    with pytest.raises(ApplicationError) as caught:
+        session_continue(session=session)
+    assert caught.value.code == "E_SESSION_TOO_LONG"
+    session_end(session=session)  # the closing still fits, note and reply included
+    last_thing_submit(session=session, text="Thank you")
+    assert session_state(session)["status"] == "completed"

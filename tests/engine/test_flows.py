@@ -363,3 +363,18 @@ def test_the_flow_admin_pages_open_for_ops(client, model):
     assert (
         client.get(reverse(f"admin:sessions_app_{name}_change", args=[obj.pk])).status_code == 200
     )
+
+
+def test_the_analyst_is_told_the_steps_prompt_fragment_the_slots_and_the_pending_guard(
+    minor_session,
+):
+    with script(analyst(state_after="dialogue"), narrator("One?")) as provider:
+        answer(minor_session, "School is hard")
+    with script(analyst(state_after="dialogue"), narrator("Two?")) as provider:
+        answer(minor_session, "Maria")  # the guard card: its answer fills guardian_name
+        answer(minor_session, "Maths")
+    final = provider.requests[0].messages[-1].content
+    assert "Opening. The client has just chosen what to talk about." in final
+    assert '"guardian_name": "Maria"' in final
+    assert '"pending_guard": {"code": "require_guardian_consent"' in final
+    assert '"missing_slots": ["guardian_contact"]' in final

@@ -32,24 +32,33 @@ class Command(BaseCommand):
         parser.add_argument("--failures-only", action="store_true")
 
     def handle(self, *args: Any, files: list[str], **options: Any) -> None:
-        if options["verbosity"] < 2:
-            # One line per model call and per enqueued task would bury the table.
-            for name in ("psychologist.llm", "django-q"):
-                logging.getLogger(name).setLevel(logging.WARNING)
-        scenarios = [scenario_load(path) for path in files]
-        old_name = None
-        if not options["use_database"]:
-            old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+        quiet = options["verbosity"] < 2
+        # One line per model call and per enqueued task would bury the table.
+        loggers = [logging.getLogger(name) for name in ("psychologist.llm", "django-q")]
+        levels = [logger.level for logger in loggers]
+        for logger in loggers:
+            logger.setLevel(logging.WARNING if quiet else logger.level)
         try:
-            rows = [row for i, s in enumerate(scenarios) for row in scenario_run(s, i)]
+            rows = self._run(files, use_database=options["use_database"])
         finally:
-            if old_name is not None:
-                connection.creation.destroy_test_db(old_name, verbosity=0)
+            for logger, level in zip(loggers, levels, strict=True):
+                logger.setLevel(level)
         self._table(rows, failures_only=options["failures_only"])
         failed = [row for row in rows if not row.ok]
         self.stdout.write(f"{len(rows) - len(failed)} passed, {len(failed)} failed")
         if failed:
             raise CommandError(f"{len(failed)} scenario check(s) failed")
+
+    def _run(self, files: list[str], *, use_database: bool) -> list[Row]:
+        scenarios = [scenario_load(path) for path in files]
+        old_name = None
+        if not use_database:
+            old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+        try:
+            return [row for i, s in enumerate(scenarios) for row in scenario_run(s, i)]
+        finally:
+            if old_name is not None:
+                connection.creation.destroy_test_db(old_name, verbosity=0)
 
     def _table(self, rows: list[Row], *, failures_only: bool) -> None:
         header = f"{'scenario':<44} {'turn':>4}  {'field':<18} {'expected':<48} {'got':<48}"

@@ -185,3 +185,52 @@ def test_counselors_read_the_state_but_cannot_answer(alice, bob, api_as):
     )
     assert refused.status_code == 403
     assert refused.json()["code"] == "E_FORBIDDEN"
+
+
+def test_a_retry_while_the_first_request_still_runs_is_told_to_wait(alice, api_as):
+    from sessions_app.models import IdempotencyRecord
+
+    client = api_as(alice)
+    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+    card = client.get(url("state", session_id)).json()["current_card"]
+    body = {"card_id": card["id"], "text": "Work stress"}
+    first = client.post(url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="k")
+    # Pretend the first request is still running: its claim has no response yet.
+    record = IdempotencyRecord.objects.get(key="k")
+    IdempotencyRecord.objects.filter(pk=record.pk).update(response_status=None)
+
+    again = client.post(url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="k")
+
+    assert first.status_code == 200
+    assert again.status_code == 409
+    assert again.json()["code"] == "E_IDEMPOTENCY_IN_PROGRESS"
+
+
+def test_a_claim_left_by_a_crashed_request_is_taken_over_after_its_lease(alice, api_as):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from sessions_app.models import IdempotencyRecord
+
+    client = api_as(alice)
+    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+    card = client.get(url("state", session_id)).json()["current_card"]
+    body = {"card_id": card["id"], "text": "Work stress"}
+    fingerprint_source = client.post(
+        url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="crashed"
+    )
+    assert fingerprint_source.status_code == 200
+    record = IdempotencyRecord.objects.get(key="crashed")
+    IdempotencyRecord.objects.filter(pk=record.pk).update(
+        response_status=None, created_at=timezone.now() - timedelta(minutes=10)
+    )
+
+    again = client.post(
+        url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="crashed"
+    )
+
+    # Taken over and run again: the resent answer is recognised, nothing is stored twice.
+    assert again.status_code == 200
+    assert AskMessage.objects.filter(kind=AskMessage.Kind.TOPIC).count() == 1
+    assert IdempotencyRecord.objects.get(key="crashed").response_status == 200

@@ -144,7 +144,10 @@ def ask(request: LLMRequest, tool: ToolSpec) -> AgentReply:
             logger.warning("engine.agent_failed agent=%s code=%s", request.agent, exc.code)
             return AgentReply(None, "", exc.code)
         except Exception as exc:  # a provider bug must not cost the client its turn
-            logger.exception("engine.agent_crashed agent=%s error=%s", request.agent, type(exc))
+            # The class only: an exception's message or traceback may quote the prompt.
+            logger.error(
+                "engine.agent_crashed agent=%s error=%s", request.agent, type(exc).__name__
+            )
             return AgentReply(None, "", "error")
         else:
             return AgentReply(response.tool_input(tool.name), response.provider)

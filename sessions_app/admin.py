@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
@@ -21,6 +21,9 @@ from sessions_app.models import (
     AskMessage,
     AskSession,
     CaseloadAssignment,
+    Flow,
+    FlowGuard,
+    FlowStep,
     Notification,
     SessionEvent,
     UserProfile,
@@ -317,3 +320,62 @@ class NotificationAdmin(admin.ModelAdmin):
         if _sees_everything(request):
             return queryset
         return queryset.filter(user=request.user)
+
+
+# --- flows (SPEC §4): edited here, read by the engine on every turn -----------------------------
+# Django has no nested inlines: a flow shows its steps inline, each step links to its own page
+# where its guards are inline. The engine reads the tables each turn, so a save applies on the
+# client's next turn without a restart.
+
+
+class FlowStepInline(admin.TabularInline):
+    model = FlowStep
+    extra = 0
+    fields = ("order", "code", "allowed_next", "prompt_fragment", "guard_codes")
+    readonly_fields = ("guard_codes",)
+    ordering = ("order", "id")
+    show_change_link = True
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[FlowStep]:
+        return super().get_queryset(request).prefetch_related("guards")
+
+    @admin.display(description="guards")
+    def guard_codes(self, step: FlowStep) -> str:
+        return ", ".join(guard.code for guard in step.guards.all()) or "—"
+
+
+class FlowGuardInline(admin.TabularInline):
+    model = FlowGuard
+    extra = 0
+    fields = ("code", "description", "trigger_slot", "trigger_value", "required_slots")
+
+
+@admin.register(Flow)
+class FlowAdmin(admin.ModelAdmin):
+    list_display = ("code", "name", "step_count", "updated_at")
+    search_fields = ("code", "name")
+    inlines = [FlowStepInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Flow]:
+        return super().get_queryset(request).annotate(_steps=Count("steps"))
+
+    @admin.display(description="steps", ordering="_steps")
+    def step_count(self, flow: Flow) -> int:
+        return flow._steps
+
+
+@admin.register(FlowStep)
+class FlowStepAdmin(admin.ModelAdmin):
+    list_display = ("code", "flow", "order", "allowed_next")
+    list_filter = ("flow",)
+    list_select_related = ("flow",)
+    search_fields = ("code", "flow__code")
+    ordering = ("flow__code", "order")
+    inlines = [FlowGuardInline]
+
+
+@admin.register(FlowGuard)
+class FlowGuardAdmin(admin.ModelAdmin):
+    list_display = ("code", "step", "trigger_slot", "trigger_value", "required_slots")
+    list_select_related = ("step__flow",)
+    search_fields = ("code", "step__code", "step__flow__code")

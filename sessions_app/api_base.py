@@ -14,7 +14,7 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from sessions_app.idempotency import idempotent
+from sessions_app.idempotency import idempotent, idempotent_staged
 
 
 class ApiView(APIView):
@@ -25,12 +25,15 @@ class ApiView(APIView):
     """
 
     idempotency_exempt: str = ""
+    # Handlers that call a model: the key is claimed and the response stored in transactions of
+    # their own, never one transaction around the model call (see `idempotent_staged`).
+    idempotency_staged: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         post = cls.__dict__.get("post")
         if post is not None and not cls.idempotency_exempt:
-            cls.post = idempotent(post)
+            cls.post = idempotent_staged(post) if cls.idempotency_staged else idempotent(post)
 
 
 class TokenScheme(OpenApiAuthenticationExtension):

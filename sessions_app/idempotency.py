@@ -20,6 +20,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -95,6 +96,71 @@ def idempotent(handler: Handler) -> Handler:
             record.response_status = response.status_code
             record.response_body = json.loads(JSONRenderer().render(response.data) or b"null")
             record.save(update_fields=["response_status", "response_body"])
+        return response
+
+    wrapper.idempotent = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+# --- staged: for handlers that call a model ---------------------------------------------------
+# A turn endpoint commits the client's answer first and then waits on a model: wrapping it in
+# one transaction would hold locks across the network call and, worse, roll the stored answer
+# back if the model path failed. Staged, the key is claimed in its own transaction, the handler
+# runs with its own transactions, and the response is stored after — a retry replays it. A
+# retry that arrives while the first is still running gets 409 E_IDEMPOTENCY_IN_PROGRESS; a
+# claim left behind by a crashed process expires after STAGED_LEASE.
+STAGED_LEASE_SECONDS = 300
+
+
+def _claim(*, user: Any, key: str, fingerprint: str) -> IdempotencyRecord | Response:
+    try:
+        with transaction.atomic():
+            return IdempotencyRecord.objects.create(user=user, key=key, fingerprint=fingerprint)
+    except IntegrityError:
+        pass
+    record = IdempotencyRecord.objects.get(user=user, key=key)
+    if record.fingerprint != fingerprint or record.response_status is not None:
+        return _replay(user=user, key=key, fingerprint=fingerprint)
+    stale = timezone.now() - timedelta(seconds=STAGED_LEASE_SECONDS)
+    # A conditional UPDATE: of two retries taking over a stale claim, exactly one wins.
+    taken = IdempotencyRecord.objects.filter(
+        pk=record.pk, response_status__isnull=True, created_at__lt=stale
+    ).update(created_at=timezone.now())
+    if taken:
+        return record
+    raise ApplicationError(
+        "E_IDEMPOTENCY_IN_PROGRESS",
+        "A request with this Idempotency-Key is still being processed; retry shortly.",
+        status=409,
+    )
+
+
+def idempotent_staged(handler: Handler) -> Handler:
+    """Like `idempotent`, for a `post` handler that must not run inside one transaction."""
+
+    @functools.wraps(handler)
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = _key_from(request)
+        if key is None or not request.user.is_authenticated:
+            return handler(view, request, *args, **kwargs)
+        fingerprint = _fingerprint(request)
+        cutoff = timezone.now() - settings.IDEMPOTENCY_KEY_TTL
+        IdempotencyRecord.objects.filter(user=request.user, key=key, created_at__lt=cutoff).delete()
+        claimed = _claim(user=request.user, key=key, fingerprint=fingerprint)
+        if isinstance(claimed, Response):
+            return claimed
+        try:
+            response = handler(view, request, *args, **kwargs)
+        except BaseException:
+            IdempotencyRecord.objects.filter(pk=claimed.pk).delete()
+            raise
+        if not 200 <= response.status_code < 300:
+            IdempotencyRecord.objects.filter(pk=claimed.pk).delete()
+            return response
+        body = json.loads(JSONRenderer().render(response.data) or b"null")
+        IdempotencyRecord.objects.filter(pk=claimed.pk).update(
+            response_status=response.status_code, response_body=body
+        )
         return response
 
     wrapper.idempotent = True  # type: ignore[attr-defined]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from sessions_app import api, api_graph
+from sessions_app import api, api_graph, api_turns
 
 app_name = "sessions"
 
@@ -38,6 +38,36 @@ urlpatterns = [
         "ask/sessions/<uuid:session_id>/spin-off/<int:proposal_id>/decide",
         api_graph.SpinOffDecideApi.as_view(),
         name="spin-off-decide",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/state",
+        api_turns.SessionStateApi.as_view(),
+        name="session-state",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/answers",
+        api_turns.SessionAnswerApi.as_view(),
+        name="session-answers",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/messages",
+        api_turns.SessionMessageApi.as_view(),
+        name="session-messages",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/continue",
+        api_turns.SessionContinueApi.as_view(),
+        name="session-continue",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/end",
+        api_turns.SessionEndApi.as_view(),
+        name="session-end",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/last-thing",
+        api_turns.SessionLastThingApi.as_view(),
+        name="session-last-thing",
     ),
     path("ask/export", api.ExportApi.as_view(), name="export"),
     path("notifications", api.NotificationListApi.as_view(), name="notification-list"),

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from sessions_app.engine import graph
@@ -125,6 +126,28 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         service=200,
         anonymous=401,
     ),
+    ("sessions:session-state", "GET"): row(
+        owner=200,
+        other_client=404,
+        caseload_counselor=200,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=200,
+        service=200,
+        anonymous=401,
+    ),
+    # The turn loop: only the session's client acts; whoever may read it gets 403.
+    **{
+        (f"sessions:session-{name}", "POST"): row(
+            owner=200,
+            other_client=404,
+            caseload_counselor=403,
+            other_counselor=STRANGER_COUNSELOR,
+            ops=403,
+            service=403,
+            anonymous=401,
+        )
+        for name in ("answers", "messages", "continue", "end", "last-thing")
+    },
     ("sessions:notification-list", "GET"): everyone(200),
     ("sessions:notification-read", "POST"): row(
         owner=200,
@@ -296,6 +319,51 @@ def graph_request(kind: str) -> Callable[[World, str, str], Request]:
     return build
 
 
+def started(world: World, variant: str) -> Any:
+    """The variant's session made active and started, as the engine would have it."""
+    from sessions_app.engine.start import session_start
+
+    session = world.sessions[variant]
+    session.status = "active"
+    session.save(update_fields=["status"])
+    return session_start(session=session)
+
+
+def turn_request(prepare: Callable[[Any], dict[str, Any]]) -> Callable[[World, str, str], Request]:
+    """Only the owner's cell needs a session in the right state; the others are refused first."""
+
+    def build(world: World, role: str, variant: str) -> Request:
+        kwargs = {"session_id": world.sessions[variant].pk}
+        if role != "owner":
+            return kwargs, {"text": "hello", "card_id": "x"}
+        return kwargs, prepare(started(world, variant))
+
+    return build
+
+
+def _current_card_id(session: Any) -> str:
+    from sessions_app.engine.state import session_state
+
+    return session_state(session)["current_card"]["id"]
+
+
+def _at_completion(session: Any) -> dict[str, Any]:
+    from sessions_app.engine.dealer import COMPLETION, Turn, new_card, session_locked
+
+    with transaction.atomic():
+        turn = Turn(session_locked(session.pk))
+        turn.open_batch([new_card("End the session?", COMPLETION)], engine="engine")
+        turn.save()
+    return {}
+
+
+def _at_last_thing(session: Any) -> dict[str, Any]:
+    from sessions_app.engine.services import session_end
+
+    session_end(session=session)
+    return {"finish": True}
+
+
 def hypothesis_request(world: World, role: str, variant: str) -> Request:
     hypothesis = factories.HypothesisFactory(analysis__session=world.sessions[variant])
     return {"hypothesis_id": hypothesis.pk}, {}
@@ -312,6 +380,14 @@ REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
     ("sessions:workline-activate", "POST"): graph_request("activate"),
     ("sessions:spin-off", "POST"): graph_request("spin"),
     ("sessions:spin-off-decide", "POST"): graph_request("decide"),
+    ("sessions:session-answers", "POST"): turn_request(
+        lambda s: {"card_id": _current_card_id(s), "text": "Work, mostly."}
+    ),
+    ("sessions:session-messages", "POST"): turn_request(lambda s: {"text": "Work, mostly."}),
+    ("sessions:session-continue", "POST"): turn_request(_at_completion),
+    ("sessions:session-end", "POST"): turn_request(lambda s: {}),
+    ("sessions:session-last-thing", "POST"): turn_request(_at_last_thing),
+    ("sessions:session-state", "GET"): session_kwargs,
     ("sessions:session-list", "POST"): create_request,
     ("sessions:session-detail", "GET"): session_kwargs,
     ("sessions:session-detail", "PATCH"): lambda w, r, v: (

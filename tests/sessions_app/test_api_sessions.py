@@ -62,7 +62,12 @@ def test_a_client_creates_and_starts_a_session_for_itself(alice, api_as):
     assert "createdAt" in body
     assert "updatedAt" in body
     assert body["endedAt"] is None
-    assert list(session.events.values_list("type", flat=True)) == ["session.created"]
+    # Creating is starting: the opening (intro, topic card) commits with the row.
+    assert list(session.events.values_list("type", flat=True)) == [
+        "session.created",
+        "session.started",
+        "card.dealt",
+    ]
 
 
 def test_a_client_creates_with_its_own_custom_agent_and_the_snapshot_is_frozen(alice, api_as):

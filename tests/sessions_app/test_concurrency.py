@@ -40,4 +40,8 @@ def test_twenty_concurrent_creates_yield_one_201_and_nineteen_409s(alice):
     assert sorted(results) == [(201, "")] + [(409, "E_SESSION_ACTIVE_EXISTS")] * 19
     assert AskSession.objects.filter(user=alice, status="active").count() == 1
     session = AskSession.objects.get(user=alice)
-    assert list(session.events.values_list("type", flat=True)) == ["session.created"]
+    assert list(session.events.values_list("type", flat=True)) == [
+        "session.created",
+        "session.started",
+        "card.dealt",
+    ]

@@ -1,0 +1,227 @@
+"""The turn loop over REST (SPEC §9): `GET …/state` and the POSTs that move a session on. Each
+answers with the same state document. Access first (`session_for`), then the owner rule: only
+the session's client acts; its counselors, ops and services may read the state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from sessions_app.access import forbidden, session_for
+from sessions_app.api import _IDEMPOTENCY, _SESSION_ID, errors
+from sessions_app.api_base import ApiView, WriteThrottle
+from sessions_app.engine import services as engine
+from sessions_app.engine.turns import TEXT_MAX
+from sessions_app.models import AskSession
+from sessions_app.roles import Role, role_of
+from sessions_app.serializers import StrictSerializer
+
+# --- serializers ----------------------------------------------------------------------------
+
+
+class CardOutput(serializers.Serializer):
+    id = serializers.CharField()
+    text = serializers.CharField()
+    type = serializers.ChoiceField(choices=["open"])
+    kind = serializers.ChoiceField(
+        choices=[
+            "topic",
+            "question",
+            "open",
+            "fallback",
+            "completion",
+            "last_thing",
+            "scheduler",
+            "crisis_resources",
+        ],
+        help_text="topic/question/open/fallback/scheduler/crisis_resources: answer with POST "
+        "answers; completion: POST end or continue; last_thing: POST last-thing.",
+    )
+
+
+class PairOutput(serializers.Serializer):
+    question = serializers.CharField(allow_blank=True)
+    answer = serializers.CharField()
+
+
+class WorklineRefOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class NoticeOutput(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["intro", "insight", "closing", "reply", "crisis_resources"]
+    )
+    text = serializers.CharField()
+    items = serializers.ListField(child=serializers.CharField(), help_text="Hooks or resources.")
+
+
+class StateOutput(serializers.Serializer):
+    """The one document a client needs to render or resume a session."""
+
+    phase = serializers.ChoiceField(choices=AskSession.Phase.choices)
+    status = serializers.ChoiceField(choices=AskSession.Status.choices)
+    turn_count = serializers.IntegerField()
+    ready_to_close = serializers.BooleanField()
+    current_card = CardOutput(allow_null=True)
+    answered = PairOutput(many=True)
+    workline = WorklineRefOutput(allow_null=True)
+    notice = NoticeOutput(allow_null=True)
+    engine = serializers.CharField(
+        help_text='Which engine drives the dialogue: "offline" (the rule-based offline '
+        'engine), "anthropic" or "scripted".'
+    )
+
+
+class AnswerInput(StrictSerializer):
+    card_id = serializers.CharField(max_length=64)
+    text = serializers.CharField(max_length=TEXT_MAX)
+
+
+class MessageInput(StrictSerializer):
+    text = serializers.CharField(max_length=TEXT_MAX)
+
+
+class EmptyInput(StrictSerializer):
+    """No fields."""
+
+
+class LastThingInput(StrictSerializer):
+    text = serializers.CharField(max_length=TEXT_MAX, required=False)
+    finish = serializers.BooleanField(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("text" in attrs) == bool(attrs.get("finish")):
+            raise serializers.ValidationError({"text": ['Send {"text"} or {"finish": true}.']})
+        return attrs
+
+
+# --- views ----------------------------------------------------------------------------------
+
+_TURN_ERRORS = errors(
+    s400="E_VALIDATION (not the current card, closed session, empty or oversized text)",
+    s403="E_FORBIDDEN (only the session's client acts)",
+    s404="E_NOT_FOUND",
+    s409="E_SESSION_TOO_LONG, E_IDEMPOTENCY_IN_PROGRESS",
+    s422="E_IDEMPOTENCY_KEY_REUSED",
+)
+
+
+def _owner_session(request: Request, session_id: Any) -> AskSession:
+    session = session_for(request.user, session_id, write=True)
+    if role_of(request.user) is not Role.CLIENT or session.user_id != request.user.pk:
+        raise forbidden("Only the session's client takes turns.")
+    return session
+
+
+def _valid(serializer: serializers.Serializer) -> dict[str, Any]:
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _state(session: AskSession) -> Response:
+    return Response(StateOutput(engine.session_state(session)).data)
+
+
+class TurnApi(ApiView):
+    throttle_classes = [WriteThrottle]
+    idempotency_staged = True
+
+
+class SessionStateApi(ApiView):
+    @extend_schema(
+        operation_id="ask_sessions_state",
+        parameters=[_SESSION_ID],
+        responses={200: StateOutput, **errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND")},
+        description="The resume point: phase, the current card, the answered pairs, "
+        "ready_to_close. Its owner, its counselors, ops and services may read it.",
+    )
+    def get(self, request: Request, session_id: Any) -> Response:
+        return _state(session_for(request.user, session_id))
+
+
+class SessionAnswerApi(TurnApi):
+    @extend_schema(
+        operation_id="ask_sessions_answer",
+        parameters=[_SESSION_ID, _IDEMPOTENCY],
+        request=AnswerInput,
+        responses={200: StateOutput, **_TURN_ERRORS},
+        description="Answer the current card. The answer is stored before anything else; the "
+        "next card comes without a model call, or after the Analyst when the batch is done.",
+    )
+    def post(self, request: Request, session_id: Any) -> Response:
+        session = _owner_session(request, session_id)
+        data = _valid(AnswerInput(data=request.data))
+        engine.answer_submit(session=session, card_id=data["card_id"], text=data["text"])
+        return _state(session)
+
+
+class SessionMessageApi(TurnApi):
+    @extend_schema(
+        operation_id="ask_sessions_message",
+        parameters=[_SESSION_ID, _IDEMPOTENCY],
+        request=MessageInput,
+        responses={200: StateOutput, **_TURN_ERRORS},
+        description="Free text: the topic, the answer to a scheduler card, or words said "
+        "without a card.",
+    )
+    def post(self, request: Request, session_id: Any) -> Response:
+        session = _owner_session(request, session_id)
+        data = _valid(MessageInput(data=request.data))
+        engine.message_submit(session=session, text=data["text"])
+        return _state(session)
+
+
+class SessionContinueApi(TurnApi):
+    @extend_schema(
+        operation_id="ask_sessions_continue",
+        parameters=[_SESSION_ID, _IDEMPOTENCY],
+        request=EmptyInput,
+        responses={200: StateOutput, **_TURN_ERRORS},
+        description="Continue after the completion card: ready_to_close is cleared.",
+    )
+    def post(self, request: Request, session_id: Any) -> Response:
+        session = _owner_session(request, session_id)
+        _valid(EmptyInput(data=request.data))
+        engine.session_continue(session=session)
+        return _state(session)
+
+
+class SessionEndApi(TurnApi):
+    @extend_schema(
+        operation_id="ask_sessions_end",
+        parameters=[_SESSION_ID, _IDEMPOTENCY],
+        request=EmptyInput,
+        responses={200: StateOutput, **_TURN_ERRORS},
+        description="End: the summary, the warm closing line with the next session's day, "
+        "then the one-last-thing card.",
+    )
+    def post(self, request: Request, session_id: Any) -> Response:
+        session = _owner_session(request, session_id)
+        _valid(EmptyInput(data=request.data))
+        engine.session_end(session=session)
+        return _state(session)
+
+
+class SessionLastThingApi(TurnApi):
+    @extend_schema(
+        operation_id="ask_sessions_last_thing",
+        parameters=[_SESSION_ID, _IDEMPOTENCY],
+        request=LastThingInput,
+        responses={200: StateOutput, **_TURN_ERRORS},
+        description='{"text"}: a note (or a wish to move the next session); {"finish": true}: '
+        "close the session.",
+    )
+    def post(self, request: Request, session_id: Any) -> Response:
+        session = _owner_session(request, session_id)
+        data = _valid(LastThingInput(data=request.data))
+        engine.last_thing_submit(
+            session=session, text=data.get("text"), finish=bool(data.get("finish"))
+        )
+        return _state(session)

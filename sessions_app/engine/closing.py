@@ -1,0 +1,285 @@
+"""Closing in three stages (SPEC §3, session design §3 and §10):
+
+1. invisible: the summary over the WHOLE dialogue (its middle shortened to a token budget), key
+   insights, CBT techniques; the profile is updated;
+2. the Narrator's warm line with the next session's day from the client's schedule;
+3. "one last thing": a note with a short reply, the scheduler (the session ends there), or
+   Finish. `session.closed` and the analysis request commit together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from psychologist.llm import lexicon
+from psychologist.services import analysis_request
+from sessions_app.engine import agents, prompts, texts
+from sessions_app.engine.crisis import risk_now
+from sessions_app.engine.dealer import (
+    LAST_THING,
+    SCHEDULER,
+    Draft,
+    Turn,
+    answered_pairs,
+    current_card,
+    invalid,
+    new_card,
+    profile_of,
+    require_active,
+    session_locked,
+)
+from sessions_app.engine.flows import SCHEDULER_FLOW, flow_get, pending_guard
+from sessions_app.engine.graph import session_messages, workline_path
+from sessions_app.engine.hygiene import client_text
+from sessions_app.engine.scheduler import next_session_date, scheduler_resume
+from sessions_app.engine.start import last_sessions
+from sessions_app.engine.turns import TurnResult, client_words, text_clean
+from sessions_app.models import SESSION_SUMMARY_MAX, AskMessage, AskSession, UserProfile, Workline
+
+PATTERNS_KEPT = 20
+
+
+def session_end(*, session: AskSession) -> TurnResult:
+    """End (the button, or accepting the completion card): stages 1 and 2, then the last-thing
+    card. Safe to call again if a crash left the closing half done."""
+    locked = _closing_begin(session.pk)
+    facts, pairs, profile = _closing_inputs(locked)
+    summary = agents.summarizer_ask(locked, profile=profile, facts=facts, pairs=pairs)
+    line = agents.narrator_ask(locked, facts={**facts, "closing": True, "questions": []})
+    return _closing_deliver(locked.pk, summary, line, facts)
+
+
+@transaction.atomic
+def _closing_begin(session_id: Any) -> AskSession:
+    locked = session_locked(session_id)
+    require_active(locked)
+    card = current_card(locked)
+    if card and card["kind"] in (LAST_THING, SCHEDULER) and locked.phase == "closing":
+        raise invalid("The session is already closing.", session="closing")
+    if locked.phase == AskSession.Phase.CLOSING:
+        return locked  # a closing cut short: deliver it again
+    turn = Turn(locked)
+    if locked.current_intent_code == SCHEDULER_FLOW:
+        scheduler_resume(turn)
+    flow = flow_get(locked.current_intent_code)
+    if "closing" in flow.steps and locked.current_step_code != "closing":
+        # The client's End is theirs to give: never blocked by a guard, but what was still
+        # pending is on record.
+        turn.event(
+            "transition.applied",
+            "client",
+            intent=locked.current_intent_code,
+            from_step=locked.current_step_code,
+            to_step="closing",
+            source="client",
+            forced=True,
+            pending_guard=pending_guard(flow, locked.current_step_code, locked.slots),
+        )
+        turn.set(current_step_code="closing")
+    turn.set(phase=AskSession.Phase.CLOSING, ready_to_close=False)
+    turn.event("session.ending", "client", turn_count=locked.turn_count)
+    turn.save()
+    return locked
+
+
+def _dialogue(session: AskSession) -> tuple[list[dict[str, str]], list[str], str]:
+    """Every answered card of every workline, the insights shown, the last mood."""
+    messages = session_messages(session)
+    pairs: list[dict[str, str]] = []
+    for workline in Workline.objects.filter(session=session).order_by("created_at", "id"):
+        pairs += answered_pairs(workline_path(workline, messages=messages))
+    ordered = sorted(messages.values(), key=lambda m: m.pk)
+    insights = [m.text for m in ordered if m.kind == AskMessage.Kind.INSIGHT]
+    moods = [m.payload.get("mood_delta") for m in ordered if m.kind == AskMessage.Kind.ANALYSIS]
+    return pairs, insights, next((m for m in reversed(moods) if m), "stable")
+
+
+def _closing_inputs(session: AskSession) -> tuple[dict[str, Any], list[dict[str, str]], str]:
+    pairs, insights, mood = _dialogue(session)
+    profile = profile_of(session)
+    when = next_session_date(profile)
+    answers = [pair["answer"] for pair in pairs]
+    facts = {
+        "locale": session.locale,
+        "cbt_focus": session.cbt_focus or session.slots.get("cbt_focus") or "",
+        "insights": insights,
+        "turn_count": session.turn_count,
+        "mood_delta": mood,
+        "fatigue": any(lexicon.detect_fatigue(a, session.locale) for a in answers[-2:]),
+        "next_session_date": when.isoformat() if when else None,
+        "today": timezone.now().astimezone(profile_zone(profile)).date().isoformat(),
+    }
+    return facts, pairs, prompts.profile_block(profile, last_sessions(session))
+
+
+def profile_zone(profile: UserProfile) -> Any:
+    from sessions_app.engine.scheduler import _zone
+
+    return _zone(profile)
+
+
+@transaction.atomic
+def _closing_deliver(
+    session_id: Any, summary: agents.AgentReply, line: agents.AgentReply, facts: dict[str, Any]
+) -> TurnResult:
+    locked = session_locked(session_id)
+    card = current_card(locked)
+    if locked.status != AskSession.Status.ACTIVE or locked.phase != AskSession.Phase.CLOSING:
+        return TurnResult(locked, card, failure="superseded")
+    if card and card["kind"] in (LAST_THING, SCHEDULER):
+        return TurnResult(locked, card)  # delivered by a concurrent End
+    turn = Turn(locked)
+    _record(turn, summary, facts)
+    closing = _closing_line(line, facts, locked.locale)
+    turn.append(
+        Draft(
+            AskMessage.Role.NARRATOR,
+            AskMessage.Kind.CLOSING,
+            closing,
+            {"next_session_date": facts["next_session_date"], "engine": line.provider or "engine"},
+        )
+    )
+    turn.event("closing.delivered", next_session_date=facts["next_session_date"])
+    turn.open_batch(
+        [new_card(texts.text("last_thing", locked.locale), LAST_THING)], engine="engine"
+    )
+    turn.save()
+    return TurnResult(locked, current_card(locked), failure=summary.failure or line.failure)
+
+
+def _record(turn: Turn, summary: agents.AgentReply, facts: dict[str, Any]) -> None:
+    """Stage 1: the session's record and the profile. A summarizer that failed leaves a plain
+    factual record instead; the session still closes."""
+    session = turn.session
+    output = summary.output or {
+        "summary": f"{session.turn_count} questions answered"
+        + (f" about «{session.slots['topic']}»." if session.slots.get("topic") else "."),
+        "key_insights": [i[:200] for i in facts["insights"][:3]],
+        "cbt_techniques_used": [],
+    }
+    insights = [client_text(str(i))[:200] for i in output["key_insights"] if str(i).strip()][:5]
+    turn.set(
+        session_summary=client_text(output["summary"])[:SESSION_SUMMARY_MAX],
+        key_insights=[i for i in insights if i],
+        cbt_techniques_used=[str(t)[:80] for t in output["cbt_techniques_used"]][:8],
+    )
+    _profile_update(session, insights)
+    turn.event(
+        "session.summarized",
+        provider=summary.provider,
+        failure=summary.failure,
+        insights=len(insights),
+    )
+
+
+def _profile_update(session: AskSession, insights: list[str]) -> None:
+    profile = profile_of(session)
+    if profile.pk is None:
+        profile.save()
+    patterns = [p for p in profile.observed_patterns or [] if p not in insights]
+    UserProfile.objects.filter(pk=profile.pk).update(
+        session_count=F("session_count") + 1,
+        missed_in_row=0,
+        observed_patterns=[*patterns, *insights][-PATTERNS_KEPT:],
+        updated_at=timezone.now(),
+    )
+
+
+def _closing_line(line: agents.AgentReply, facts: dict[str, Any], locale: str) -> str:
+    """Stage 2: the Narrator's warm line — and the next session's day, always."""
+    text = client_text((line.output or {}).get("closing_line")) if line.ok else ""
+    when = facts["next_session_date"]
+    if when:
+        from datetime import date
+
+        weekday = texts.weekday_name(date.fromisoformat(when).isoweekday(), locale)
+        see_you = texts.text("see_you", locale, weekday=weekday)
+    else:
+        weekday, see_you = "", texts.text("see_you_later", locale)
+    if not text:
+        return f"{texts.text('closing_fallback', locale)} {see_you}"
+    if weekday and weekday.lower() not in text.lower():
+        return f"{text} {see_you}"
+    return text
+
+
+def session_close_in(turn: Turn, *, ended_in: str) -> None:
+    """Close inside the caller's transaction: completed, `session.closed`, analysis request."""
+    session = turn.session
+    now = timezone.now()
+    turn.set(
+        status=AskSession.Status.COMPLETED,
+        ended_at=now,
+        duration_seconds=max(0, int((now - session.created_at).total_seconds())),
+        final_risk_level=risk_now(session),
+        phase=AskSession.Phase.CLOSING,
+        ready_to_close=False,
+    )
+    turn.event(
+        "session.closed",
+        ended_in=ended_in,
+        intent=session.current_intent_code,
+        turn_count=session.turn_count,
+        duration_seconds=session.duration_seconds,
+    )
+    turn.after_save.append(lambda: analysis_request(session=session))
+
+
+def last_thing_submit(*, session: AskSession, text: Any = None, finish: bool = False) -> TurnResult:
+    """Stage 3: Finish closes; words become a note with a short reply and close, unless they
+    ask to move the next session (the scheduler) or carry a crisis (which keeps it open)."""
+    if finish and text is None:
+        return _finish(session.pk)
+    if finish:
+        raise invalid("Send either text or finish.", finish="not with text")
+    return _last_thing_store(session.pk, text_clean(text))
+
+
+def _closing_card(locked: AskSession) -> dict[str, Any]:
+    require_active(locked)
+    card = current_card(locked)
+    if locked.phase != AskSession.Phase.CLOSING or card is None:
+        raise invalid("One last thing comes after the closing.", session="not closing")
+    if card["kind"] not in (LAST_THING, SCHEDULER):
+        raise invalid("One last thing comes after the closing.", session="not closing")
+    return card
+
+
+@transaction.atomic
+def _finish(session_id: Any) -> TurnResult:
+    locked = session_locked(session_id)
+    _closing_card(locked)
+    turn = Turn(locked)
+    session_close_in(turn, ended_in="finish")
+    turn.save()
+    return TurnResult(locked, None)
+
+
+@transaction.atomic
+def _last_thing_store(session_id: Any, text: str) -> TurnResult:
+    locked = session_locked(session_id)
+    card = _closing_card(locked)
+    turn = Turn(locked)
+    kind = AskMessage.Kind.ANSWER if card["kind"] == SCHEDULER else AskMessage.Kind.NOTE
+    [note] = turn.append(Draft(AskMessage.Role.CLIENT, kind, text, {"card_id": card["id"]}))
+    turn.event("last_thing.received", "client", message_id=note.pk, chars=len(text))
+    client_words(turn, text, note, card)
+    # Nothing else took the words (no crisis card, no scheduler): a note, a reply, closed.
+    if locked.is_active and locked.active_workline.head_id == note.pk:
+        reply = texts.text("note_reply", locked.locale, see_you=_see_you(locked))
+        turn.append(Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.REPLY, reply))
+        session_close_in(turn, ended_in="last_thing")
+    turn.save()
+    return TurnResult(locked, current_card(locked) if locked.is_active else None)
+
+
+def _see_you(session: AskSession) -> str:
+    when = next_session_date(profile_of(session))
+    if when is None:
+        return texts.text("see_you_later", session.locale)
+    weekday = texts.weekday_name(when.isoweekday(), session.locale)
+    return texts.text("see_you", session.locale, weekday=weekday)

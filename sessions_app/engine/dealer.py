@@ -1,0 +1,273 @@
+"""The Dealer (SPEC §3): not an LLM. It shows the cards of a batch one at a time.
+
+A batch opens with a message whose payload holds `cards: [{id, text, type, kind}]`; each card
+is dealt as a `question_card` message whose payload names its batch and carries the cards still
+queued behind it. The head of the active workline is therefore the whole resume point: a fork or
+a workline switch moves the head, and the right card comes back with it, with no extra state.
+
+Appends here are lean on purpose: a turn appends two to five messages under the one row lock it
+already holds, and moves the head once (QUALITY P1: ≤ 10 queries for a card with a next card).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import timezone
+
+from sessions_app import models as session_models
+from sessions_app.errors import ApplicationError
+from sessions_app.models import AskMessage, AskSession, UserProfile, Workline
+from sessions_app.services import EventSpec
+
+# Kinds of cards; `kind` in the state document.
+QUESTION = "question"
+TOPIC = "topic"
+COMPLETION = "completion"
+LAST_THING = "last_thing"
+SCHEDULER = "scheduler"
+CRISIS = "crisis_resources"
+FALLBACK = "fallback"
+OPEN = "open"
+# Messages a closing needs after the last dialogue card: the closing line, the last-thing card
+# and its opener, a note and its reply, a scheduler exchange. A session that gets this close to
+# the schema's limit is offered the completion card only.
+CLOSING_RESERVE = 12
+# Card keys beyond {id, text, type, kind} that ride along when a card is dealt.
+CARD_EXTRAS = ("slot", "asks", "suggestion")
+
+
+def invalid(detail: str, **fields: str) -> ApplicationError:
+    return ApplicationError(
+        "E_VALIDATION", detail, status=400, fields={k: [v] for k, v in fields.items()}
+    )
+
+
+def message_limit() -> int:
+    # Read at call time: the schema's limit (100), lifted only by scaling measurements.
+    return session_models.SESSION_MESSAGES_MAX
+
+
+def session_locked(session_id: Any) -> AskSession:
+    """The session row, locked for this transaction, with the head and the profile joined.
+
+    Every turn write starts here: the lock serialises a client's concurrent taps on one session,
+    and the joins make the current card and the profile free."""
+    return (
+        AskSession.objects.select_for_update(of=("self",))
+        .select_related("active_workline__head", "user__profile")
+        .get(pk=session_id)
+    )
+
+
+def profile_of(session: AskSession) -> UserProfile:
+    try:
+        return session.user.profile
+    except UserProfile.DoesNotExist:
+        return UserProfile(user=session.user)
+
+
+def require_active(session: AskSession) -> None:
+    if session.status != AskSession.Status.ACTIVE or session.is_deleted:
+        raise invalid("This session is closed.", session="closed")
+
+
+def new_card(text: str, kind: str = QUESTION, *, slot: str = "") -> dict[str, Any]:
+    card = {"id": uuid.uuid4().hex[:12], "text": text, "type": "open", "kind": kind}
+    if slot:
+        card["slot"] = slot
+    return card
+
+
+def head_of(session: AskSession) -> AskMessage | None:
+    workline = session.active_workline
+    return workline.head if workline is not None else None
+
+
+def current_card(session: AskSession) -> dict[str, Any] | None:
+    """The card on the head, if the head is a dealt, unanswered card."""
+    head = head_of(session)
+    if head is None or head.kind != AskMessage.Kind.QUESTION_CARD:
+        return None
+    payload = head.payload
+    return {
+        "id": payload.get("card_id"),
+        "text": head.text,
+        "type": payload.get("type", "open"),
+        "kind": payload.get("kind", QUESTION),
+        **{key: payload[key] for key in CARD_EXTRAS if key in payload},
+        "queue": list(payload.get("queue") or []),
+        "batch": payload.get("batch"),
+        "analysis": payload.get("analysis"),
+        "message_id": head.pk,
+    }
+
+
+@dataclass
+class Draft:
+    role: str
+    kind: str
+    text: str = ""
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Turn:
+    """What one transaction of a turn appends, written at its end in a fixed number of
+    statements: the messages one by one (each is the next one's parent), the head once, the
+    session row once, the events in one batch."""
+
+    session: AskSession
+    messages: list[AskMessage] = field(default_factory=list)
+    events: list[EventSpec] = field(default_factory=list)
+    fields: set[str] = field(default_factory=lambda: {"last_activity_at", "updated_at"})
+    # Work that must follow the row writes inside the same transaction (the analysis request
+    # of a closing reads the closed session).
+    after_save: list[Callable[[], Any]] = field(default_factory=list)
+
+    def event(self, type: str, actor: str = "engine", **payload: Any) -> None:
+        self.events.append(EventSpec(type=type, payload=payload, actor=actor))
+
+    def set(self, **values: Any) -> None:
+        for name, value in values.items():
+            setattr(self.session, name, value)
+            self.fields.add(name)
+
+    def append(self, *drafts: Draft) -> list[AskMessage]:
+        session = self.session
+        if session.message_count + len(drafts) > message_limit():
+            raise ApplicationError(
+                "E_SESSION_TOO_LONG",
+                f"A session holds at most {message_limit()} messages.",
+                status=409,
+            )
+        workline = session.active_workline or _main_workline(session)
+        parent_id = workline.head_id
+        now = timezone.now()
+        added = []
+        for draft in drafts:
+            message = AskMessage.objects.create(
+                session=session,
+                parent_id=parent_id,
+                workline=workline,
+                role=draft.role,
+                kind=draft.kind,
+                text=draft.text,
+                payload=draft.payload,
+                created_at=now,
+            )
+            parent_id = message.pk
+            added.append(message)
+        workline.head = added[-1]
+        self.messages += added
+        self.set(message_count=session.message_count + len(drafts))
+        return added
+
+    def deal(
+        self,
+        card: dict[str, Any],
+        queue: list[dict[str, Any]],
+        *,
+        role: str = AskMessage.Role.NARRATOR,
+        **links: Any,
+    ) -> AskMessage:
+        """Deal `card` as a question_card; `queue` rides along so the next deal needs no read."""
+        payload = {
+            "card_id": card["id"],
+            "type": card.get("type", "open"),
+            "kind": card.get("kind", QUESTION),
+            "queue": queue,
+            **{key: value for key, value in links.items() if value is not None},
+        }
+        payload |= {key: card[key] for key in CARD_EXTRAS if card.get(key)}
+        [message] = self.append(Draft(role, AskMessage.Kind.QUESTION_CARD, card["text"], payload))
+        self.event("card.dealt", card_id=card["id"], kind=payload["kind"], message_id=message.pk)
+        return message
+
+    def open_batch(
+        self, cards: list[dict[str, Any]], *, engine: str, analysis: int | None = None, **extra: Any
+    ) -> AskMessage:
+        """Open a batch and deal its first card."""
+        role = AskMessage.Role.NARRATOR if engine not in ("engine", "") else AskMessage.Role.SYSTEM
+        [opener] = self.append(
+            Draft(role, AskMessage.Kind.TEXT, "", {"cards": cards, "engine": engine, **extra})
+        )
+        return self.deal(cards[0], cards[1:], role=role, batch=opener.pk, analysis=analysis)
+
+    def save(self) -> None:
+        """Write the head and the session row (the messages are already inserted)."""
+        from sessions_app.services import events_append
+
+        session = self.session
+        if self.messages:
+            workline = session.active_workline
+            Workline.objects.filter(pk=workline.pk).update(
+                head=self.messages[-1], updated_at=timezone.now()
+            )
+        session.last_activity_at = timezone.now()
+        session.save(update_fields=sorted(self.fields))
+        if self.events:
+            events_append(session=session, events=self.events)
+        for step in self.after_save:
+            step()
+
+
+def _main_workline(session: AskSession) -> Workline:
+    from sessions_app.engine.graph import workline_ensure_main
+
+    workline = workline_ensure_main(session=session)
+    session.active_workline = workline
+    return workline
+
+
+def batch_messages(session: AskSession, since_id: int) -> list[AskMessage]:
+    """The head's ancestors from `since_id` on (one query): the batch being answered."""
+    rows = {
+        m.pk: m for m in AskMessage.objects.filter(session=session, pk__gte=since_id).order_by("id")
+    }
+    chain: list[AskMessage] = []
+    node = rows.get(head_of(session).pk) if head_of(session) else None
+    while node is not None:
+        chain.append(node)
+        node = rows.get(node.parent_id) if node.parent_id else None
+    chain.reverse()
+    return chain
+
+
+def answered_pairs(chain: list[AskMessage]) -> list[dict[str, str]]:
+    """(card text, answer) for every answered card on `chain` in order; words the client said
+    without a card come with an empty question."""
+    pairs = []
+    for index, message in enumerate(chain):
+        before = chain[index - 1] if index else None
+        answer_kinds = (AskMessage.Kind.ANSWER, AskMessage.Kind.TOPIC)
+        if message.kind in answer_kinds and before and before.kind == AskMessage.Kind.QUESTION_CARD:
+            pairs.append({"question": before.text, "answer": message.text})
+        elif message.kind == AskMessage.Kind.TEXT and message.role == AskMessage.Role.CLIENT:
+            pairs.append({"question": "", "answer": message.text})
+    return pairs
+
+
+def undealt_card(session: AskSession) -> dict[str, Any] | None:
+    """After a fork back to an answer, the head is no card: the next card of the open batch on
+    that branch is current, not yet dealt (it is dealt when answered). Reads the path; rare."""
+    from sessions_app.engine.graph import workline_path
+
+    if session.active_workline is None:
+        return None
+    path = workline_path(session.active_workline)
+    for index in range(len(path) - 1, -1, -1):
+        cards = path[index].payload.get("cards") if isinstance(path[index].payload, dict) else None
+        if not cards:
+            continue
+        later = path[index + 1 :]
+        dealt = {m.payload.get("card_id") for m in later if m.kind == AskMessage.Kind.QUESTION_CARD}
+        rest = [card for card in cards if card["id"] not in dealt]
+        if not rest or any(m.kind == AskMessage.Kind.TEXT and m.role == "client" for m in later):
+            return None
+        analysis = path[index - 1].pk if index and path[index - 1].kind == "analysis" else None
+        return {**rest[0], "queue": rest[1:], "batch": path[index].pk, "analysis": analysis}
+    return None

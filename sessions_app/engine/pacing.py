@@ -1,0 +1,316 @@
+"""A completed batch: recap → Analyst → flow validation → Narrator → new cards (SPEC §3), and the
+pacing rules that decide when to offer closing (session design §8).
+
+`batch_run` is called after the answer's transaction committed. It reads what the agents need,
+calls them with no transaction open, then persists everything in one new transaction — unless
+the session moved on meanwhile (another tap, End), in which case the late reply is dropped (its
+cost is metered all the same).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+
+from sessions_app.engine import agents, crisis, prompts, texts
+from sessions_app.engine.dealer import (
+    CLOSING_RESERVE,
+    COMPLETION,
+    FALLBACK,
+    OPEN,
+    QUESTION,
+    Draft,
+    Turn,
+    answered_pairs,
+    batch_messages,
+    current_card,
+    head_of,
+    message_limit,
+    new_card,
+    profile_of,
+    session_locked,
+)
+from sessions_app.engine.flows import (
+    CRISIS_FLOW,
+    SESSION_FLOW,
+    FlowDef,
+    Move,
+    flow_get,
+    move_validate,
+    pending_guard,
+)
+from sessions_app.engine.graph import materialize
+from sessions_app.engine.hygiene import client_text
+from sessions_app.engine.start import last_sessions
+from sessions_app.models import AskMessage, AskSession, RiskLevel
+
+if TYPE_CHECKING:
+    from sessions_app.engine.turns import TurnResult
+
+MAY_COMPLETE_AFTER = 4
+HARD_LIMIT = 8
+ASKED_KEPT = 30
+PHASE_OF_STEP = {
+    "intro": AskSession.Phase.INTRO,
+    "topic": AskSession.Phase.INTRO,
+    "dialogue": AskSession.Phase.DIALOGUE,
+    "insight": AskSession.Phase.INSIGHT,
+}
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A batch the client has just completed, waiting for the Analyst."""
+
+    answer_id: int
+    since_id: int
+    fatigue: bool = False
+    meta: bool = False
+
+
+@dataclass
+class Inputs:
+    flow: FlowDef
+    pairs: list[dict[str, str]]
+    asked: list[str]
+    facts: dict[str, Any]
+    context: dict[str, Any]
+    profile: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _inputs(session: AskSession, pending: Pending) -> Inputs:
+    chain = batch_messages(session, pending.since_id)
+    pairs = answered_pairs(chain)
+    first = chain[0] if chain else None
+    asked = list(first.payload.get("asked") or []) if first and first.kind == "analysis" else []
+    flow = flow_get(session.current_intent_code)
+    step = flow.step(session.current_step_code)
+    guard = pending_guard(flow, session.current_step_code, session.slots)
+    focus = session.cbt_focus or session.slots.get("cbt_focus") or ""
+    facts = {
+        "turn_count": session.turn_count,
+        "phase": session.phase,
+        "locale": session.locale,
+        "cbt_focus": focus,
+        "flow": {
+            "intent": session.current_intent_code,
+            "step": session.current_step_code,
+            "allowed_next": list(step.allowed_next) if step else [],
+            "prompt_fragment": step.prompt_fragment if step else "",
+            "slots": session.slots,
+            "pending_guard": guard,
+        },
+        "client_seems_tired": pending.fatigue,
+        "client_asks_about_the_system": pending.meta,
+    }
+    context = {
+        "locale": session.locale,
+        "cbt_focus": focus,
+        "phase": session.phase,
+        "turn_count": session.turn_count,
+        "recap": pairs,
+        "last_client_text": pairs[-1]["answer"] if pairs else "",
+        "asked_questions": asked,
+        "flow_step": session.current_step_code,
+        "allowed_next": list(step.allowed_next) if step else [],
+        "slots": session.slots,
+    }
+    profile = prompts.profile_block(profile_of(session), last_sessions(session))
+    return Inputs(flow, pairs, asked, facts, context, profile)
+
+
+def batch_run(session: AskSession, pending: Pending) -> TurnResult:
+    inputs = _inputs(session, pending)
+    branch = materialize(session)
+    analyst = agents.analyst_ask(
+        session,
+        profile=inputs.profile,
+        facts=inputs.facts,
+        pairs=inputs.pairs,
+        context=inputs.context,
+        branch=branch,
+    )
+    output = _enforced(analyst.output, pending) if analyst.ok else None
+    narration = None
+    if output and (output["questions"] or output.get("suggested_insight")):
+        facts = {
+            "locale": session.locale,
+            "questions": output["questions"],
+            "insight": output.get("suggested_insight"),
+            "closing": False,
+            "mood_delta": output["mood_delta"],
+            "fatigue": pending.fatigue,
+            "turn_count": session.turn_count,
+        }
+        narration = agents.narrator_ask(session, facts=facts, branch=branch)
+    return _batch_persist(session.pk, pending, inputs, analyst, output, narration)
+
+
+def _enforced(output: dict[str, Any] | None, pending: Pending) -> dict[str, Any] | None:
+    """The engine's own reading of the client, over the model's (SPEC §3 fatigue): a client who
+    wants to stop gets no next question, whatever the model proposed."""
+    if output is None or not pending.fatigue:
+        return output
+    observation = output.get("observation") or ""
+    if "tired" not in observation.lower() and "устал" not in observation.lower():
+        observation = f"{observation} The client is tired and wants to stop.".strip()
+    return {**output, "questions": [], "session_complete": True, "observation": observation}
+
+
+@transaction.atomic
+def _batch_persist(
+    session_id: Any,
+    pending: Pending,
+    inputs: Inputs,
+    analyst: agents.AgentReply,
+    output: dict[str, Any] | None,
+    narration: agents.AgentReply | None,
+) -> TurnResult:
+    from sessions_app.engine.turns import TurnResult
+
+    locked = session_locked(session_id)
+    head = head_of(locked)
+    if locked.status != AskSession.Status.ACTIVE or head is None or head.pk != pending.answer_id:
+        return TurnResult(locked, current_card(locked), failure="superseded")
+    turn = Turn(locked)
+    if output is None:
+        _failed(turn, analyst)
+    else:
+        _applied(turn, pending, inputs, analyst, output, narration)
+    turn.save()
+    failure = analyst.failure or (narration.failure if narration else "")
+    return TurnResult(locked, current_card(locked), failure=failure)
+
+
+def _failed(turn: Turn, analyst: agents.AgentReply) -> None:
+    turn.event("analyst.failed", code=analyst.failure)
+    if analyst.incomplete:
+        # A refused or truncated answer says nothing about risk: it is not an all-clear.
+        previous, level = crisis.risk_raise(turn, RiskLevel.L2)
+        turn.set(follow_up_needed=True)
+        turn.event("risk.unassessed", reason=analyst.failure, previous=previous, level=level)
+    card = new_card(texts.text("fallback", turn.session.locale), FALLBACK)
+    turn.open_batch([card], engine="engine", failure=analyst.failure)
+
+
+def _applied(
+    turn: Turn,
+    pending: Pending,
+    inputs: Inputs,
+    analyst: agents.AgentReply,
+    output: dict[str, Any],
+    narration: agents.AgentReply | None,
+) -> None:
+    session = turn.session
+    analysis = _analysis_record(turn, inputs, analyst, output)
+    if output["crisis_signal"] and session.current_intent_code != CRISIS_FLOW:
+        crisis.crisis_escalate(turn, source="analyst")
+        return
+    _move(turn, inputs.flow, output)
+    ready, reason = pacing_decide(session, output, pending)
+    cards = _cards(turn, inputs.flow, output, pending, narration)
+    if reason == "length":
+        cards = []  # what room is left belongs to the closing
+    if ready:
+        turn.set(ready_to_close=True)
+        turn.event("pacing.ready_to_close", reason=reason, turn_count=session.turn_count)
+        cards.append(new_card(texts.text("completion", session.locale), COMPLETION))
+    if not cards:
+        cards = [new_card(texts.text("open", session.locale), OPEN)]
+    engine = narration.provider if narration and narration.ok else analyst.provider
+    turn.open_batch(cards, engine=engine or "engine", analysis=analysis.pk)
+
+
+def _analysis_record(
+    turn: Turn, inputs: Inputs, analyst: agents.AgentReply, output: dict[str, Any]
+) -> AskMessage:
+    """The Analyst's raw output, kept beside the cards (the sandbox shows both); its mood."""
+    asked = [*inputs.asked, *output["questions"]][-ASKED_KEPT:]
+    payload = {"output": output, "recap": inputs.pairs, "asked": asked}
+    payload |= {"provider": analyst.provider, "mood_delta": output["mood_delta"]}
+    text = output.get("observation") or ""
+    [analysis] = turn.append(
+        Draft(AskMessage.Role.ANALYST, AskMessage.Kind.ANALYSIS, text, payload)
+    )
+    turn.event(
+        "analyst.responded",
+        message_id=analysis.pk,
+        provider=analyst.provider,
+        mood_delta=output["mood_delta"],
+        session_complete=output["session_complete"],
+        crisis_signal=output["crisis_signal"],
+        questions=len(output["questions"]),
+        turn_count=turn.session.turn_count,
+    )
+    return analysis
+
+
+def _move(turn: Turn, flow: FlowDef, output: dict[str, Any]) -> None:
+    session = turn.session
+    move = Move(state_after=output.get("state_after"), slots_updated=output.get("slots_updated"))
+    outcome = move_validate(
+        flow=flow,
+        intent=session.current_intent_code,
+        step=session.current_step_code,
+        slots=dict(session.slots),
+        move=move,
+    )
+    turn.set(current_step_code=outcome.step, slots=outcome.slots)
+    if session.current_intent_code == SESSION_FLOW and outcome.step in PHASE_OF_STEP:
+        turn.set(phase=PHASE_OF_STEP[outcome.step])
+    turn.events.append(outcome.event())
+
+
+def pacing_decide(
+    session: AskSession, output: dict[str, Any], pending: Pending
+) -> tuple[bool, str]:
+    """Offer closing? The model's signal counts after 4 turns; at 8 the engine offers it
+    whatever the model said; fatigue at any time. A crisis conversation is never paced out."""
+    if session.current_intent_code == CRISIS_FLOW:
+        return False, ""
+    turns = session.turn_count
+    if pending.fatigue or session.slots.get("fatigue") is True:
+        return True, "fatigue"
+    if turns >= HARD_LIMIT:
+        return True, "hard_limit"
+    if output["session_complete"] and turns >= MAY_COMPLETE_AFTER:
+        return True, "analyst"
+    if session.message_count + CLOSING_RESERVE >= message_limit():
+        return True, "length"
+    return False, ""
+
+
+def _cards(
+    turn: Turn,
+    flow: FlowDef,
+    output: dict[str, Any],
+    pending: Pending,
+    narration: agents.AgentReply | None,
+) -> list[dict[str, Any]]:
+    session = turn.session
+    cards = _guard_cards(flow, session)
+    if narration is not None and narration.ok:
+        insight = client_text(narration.output.get("insight"))
+        if insight:
+            turn.append(Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.INSIGHT, insight))
+        for card in narration.output.get("cards") or []:
+            shown = client_text(card.get("text"))
+            if shown:
+                cards.append(new_card(shown, QUESTION))
+    elif output["questions"]:
+        cards.append(new_card(texts.text("fallback", session.locale), FALLBACK))
+    if pending.meta and not cards:
+        cards.append(new_card(texts.text("refocus", session.locale), QUESTION))
+    return cards
+
+
+def _guard_cards(flow: FlowDef, session: AskSession) -> list[dict[str, Any]]:
+    """A guard waiting on a slot the client can give: ask for it, first in the batch."""
+    guard = pending_guard(flow, session.current_step_code, session.slots)
+    askable = [s for s in (guard or {}).get("missing_slots", []) if s in texts.ASKABLE_SLOTS]
+    if not askable:
+        return []
+    return [new_card(texts.text(askable[0], session.locale), QUESTION, slot=askable[0])]

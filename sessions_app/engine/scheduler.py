@@ -1,0 +1,196 @@
+"""The scheduler flow (SPEC §3 closing, §4 detours): moving the next session.
+
+Deterministic on purpose — a date is something to parse and confirm, not to generate. Its moves
+still go through the flow validator, so a guard an admin adds to a scheduler step holds. From
+the middle of a dialogue it is a detour that resumes the session afterwards; from the closing
+("one last thing") the session ends in it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import zoneinfo
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+
+from psychologist.llm import lexicon
+from sessions_app.engine import texts
+from sessions_app.engine.dealer import SCHEDULER, Draft, Turn, new_card, profile_of
+from sessions_app.engine.flows import SCHEDULER_FLOW, Move, flow_get, move_validate
+from sessions_app.models import AskMessage, Notification, UserProfile
+
+WEEKDAY_STEMS = {
+    1: ("monday", "понедельник"),
+    2: ("tuesday", "вторник"),
+    3: ("wednesday", "сред"),
+    4: ("thursday", "четверг"),
+    5: ("friday", "пятниц"),
+    6: ("saturday", "суббот"),
+    7: ("sunday", "воскресень"),
+}
+TOMORROW = ("tomorrow", "завтра")
+# A weekday right after one of these is the day the client cannot make, not the new one.
+_NEGATION = re.compile(
+    r"(?:can'?t|cannot|won'?t|not|unable|busy|не смогу|не могу|не получится|не выйдет|не)"
+    r"(?:\s+\w+){0,3}\s*$"
+)
+_TIME = re.compile(r"\b(?:at|в|к)\s+(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm)?", re.IGNORECASE)
+MAX_ASKS = 2
+
+
+def next_session_date(profile: UserProfile, now: dt.datetime | None = None) -> dt.date | None:
+    """The next scheduled day after today, in the client's own time zone."""
+    days = [d for d in profile.schedule_weekdays or [] if isinstance(d, int) and 1 <= d <= 7]
+    if not days:
+        return None
+    today = (now or timezone.now()).astimezone(_zone(profile)).date()
+    return next(
+        today + dt.timedelta(days=ahead)
+        for ahead in range(1, 8)
+        if (today + dt.timedelta(days=ahead)).isoweekday() in days
+    )
+
+
+def _zone(profile: UserProfile) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(profile.time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+@dataclass(frozen=True)
+class Slot:
+    weekday: int | None
+    time: dt.time | None
+
+
+def slot_parse(text: str, profile: UserProfile) -> Slot:
+    """The new weekday (and time) the client asks for; a negated day is the old one."""
+    clean = lexicon.normalize(text)
+    found: list[tuple[int, int]] = []
+    for weekday, stems in WEEKDAY_STEMS.items():
+        for stem in stems:
+            for match in re.finditer(rf"\b{stem}\w*", clean):
+                if not _NEGATION.search(clean[: match.start()].split(",")[-1]):
+                    found.append((match.start(), weekday))
+    for word in TOMORROW:
+        for match in re.finditer(rf"\b{word}\b", clean):
+            tomorrow = timezone.now().astimezone(_zone(profile)).date() + dt.timedelta(days=1)
+            found.append((match.start(), tomorrow.isoweekday()))
+    weekday = max(found)[1] if found else None
+    return Slot(weekday=weekday, time=_time_parse(clean))
+
+
+def _time_parse(clean: str) -> dt.time | None:
+    match = _TIME.search(clean)
+    if match is None:
+        return None
+    hour, minute, half = int(match.group(1)), int(match.group(2) or 0), match.group(3)
+    if half == "pm" and hour < 12:
+        hour += 12
+    if half == "am" and hour == 12:
+        hour = 0
+    return dt.time(hour, minute) if hour < 24 and minute < 60 else None
+
+
+def scheduler_enter(turn: Turn) -> None:
+    session = turn.session
+    turn.set(
+        suspended_intent=session.current_intent_code,
+        resumable_step_code=session.current_step_code,
+        resumable_slots=dict(session.slots),
+        current_intent_code=SCHEDULER_FLOW,
+        current_step_code=flow_get(SCHEDULER_FLOW).first_step,
+        slots={"reschedule": True},
+    )
+    turn.event(
+        "intent.suspended",
+        suspended=session.suspended_intent,
+        resumable_step=session.resumable_step_code,
+        to=SCHEDULER_FLOW,
+    )
+
+
+def scheduler_resume(turn: Turn) -> None:
+    session = turn.session
+    intent, step = session.suspended_intent, session.resumable_step_code
+    turn.set(
+        current_intent_code=intent,
+        current_step_code=step,
+        slots=dict(session.resumable_slots),
+        suspended_intent="",
+        resumable_step_code="",
+        resumable_slots={},
+    )
+    turn.event("intent.resumed", intent=intent, step=step, after=SCHEDULER_FLOW)
+
+
+def scheduler_handle(turn: Turn, text: str, *, asks: int, carry: dict[str, Any]) -> bool:
+    """Try to confirm a new date from `text`. True when confirmed (or given up on after
+    MAX_ASKS), False when a scheduler card asking for the day was dealt instead."""
+    session = turn.session
+    profile = profile_of(session)
+    slot = slot_parse(text, profile)
+    if slot.weekday is None and asks < MAX_ASKS:
+        card = new_card(texts.text("schedule_ask", session.locale), SCHEDULER)
+        card["asks"] = asks + 1
+        turn.open_batch([card, *carry.get("queue", [])], engine="engine", **_links(carry))
+        return False
+    if slot.weekday is None:
+        _reply(turn, texts.text("schedule_kept", session.locale))
+        return True
+    _confirm(turn, profile, slot)
+    return True
+
+
+def _links(carry: dict[str, Any]) -> dict[str, Any]:
+    return {key: carry[key] for key in ("analysis",) if carry.get(key) is not None}
+
+
+def _confirm(turn: Turn, profile: UserProfile, slot: Slot) -> None:
+    session = turn.session
+    days = list(profile.schedule_weekdays or [])
+    upcoming = next_session_date(profile)
+    if upcoming is not None and len(days) > 1:
+        days.remove(upcoming.isoweekday())
+        days = sorted({*days, slot.weekday})
+    else:
+        days = [slot.weekday]
+    profile.schedule_weekdays = days
+    if slot.time is not None:
+        profile.schedule_time = slot.time
+    profile.save()
+    when = next_session_date(profile)
+    hhmm = profile.schedule_time.strftime("%H:%M") if profile.schedule_time else None
+    Notification.objects.create(
+        user=session.user,
+        kind=Notification.Kind.SCHEDULE_CHANGED,
+        session=session,
+        payload={"weekdays": days, "time": hhmm, "next_session_date": str(when)},
+    )
+    label = texts.weekday_name(when.isoweekday(), session.locale) if when else ""
+    _reply(turn, texts.text("schedule_confirmed", session.locale, when=label).strip())
+    updates = {"new_weekday": slot.weekday, "new_time": hhmm}
+    move = Move(state_after="confirmed", slots_updated=updates, source="scheduler")
+    _move_apply(turn, move)
+    turn.event("schedule.changed", weekdays=days, time=hhmm, next_session_date=str(when))
+
+
+def _reply(turn: Turn, line: str) -> None:
+    turn.append(Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.REPLY, line, {"engine": "engine"}))
+
+
+def _move_apply(turn: Turn, move: Move) -> None:
+    session = turn.session
+    outcome = move_validate(
+        flow=flow_get(session.current_intent_code),
+        intent=session.current_intent_code,
+        step=session.current_step_code,
+        slots=dict(session.slots),
+        move=move,
+    )
+    turn.set(current_step_code=outcome.step, slots=outcome.slots)
+    turn.events.append(outcome.event())

@@ -1,0 +1,106 @@
+"""Opening a session (SPEC §3 "Opening"): an intro of 1–2 sentences, at most two hooks from the
+profile and the last sessions (none without history), then the topic card.
+
+Deterministic and model-free, so that creating a session never waits on a model and runs inside
+`session_create`'s transaction: creating is starting.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sessions_app.engine import texts
+from sessions_app.engine.crisis import crisis_cards_deal
+from sessions_app.engine.dealer import TOPIC, Draft, Turn, new_card, profile_of, session_locked
+from sessions_app.engine.flows import CRISIS_FLOW, SESSION_FLOW, flow_get
+from sessions_app.engine.graph import workline_ensure_main
+from sessions_app.engine.hygiene import client_text
+from sessions_app.models import AskMessage, AskSession, UserProfile
+
+HOOK_TOPIC_CHARS = 80
+
+
+def last_sessions(session: AskSession, *, limit: int = 2) -> list[dict[str, Any]]:
+    """The client's last finished sessions, newest first: what hooks and the Analyst read."""
+    finished = (AskSession.Status.COMPLETED, AskSession.Status.COMPLETED_PARTIAL)
+    rows = (
+        AskSession.objects.filter(user_id=session.user_id, status__in=finished, is_deleted=False)
+        .exclude(pk=session.pk)
+        .order_by("-created_at")
+        .values("session_title", "session_summary", "key_insights", "slots", "ended_at")[:limit]
+    )
+    return [
+        {
+            "topic": (row["slots"] or {}).get("topic") or row["session_title"],
+            "summary": row["session_summary"],
+            "key_insights": row["key_insights"][:3],
+            "ended_at": row["ended_at"],
+        }
+        for row in rows
+    ]
+
+
+def _clip(value: str) -> str:
+    value = " ".join(str(value).split())
+    return value if len(value) <= HOOK_TOPIC_CHARS else value[: HOOK_TOPIC_CHARS - 1] + "…"
+
+
+def hooks_for(profile: UserProfile, history: list[dict[str, Any]], locale: str) -> list[str]:
+    """At most two reminders; none when there is no history."""
+    hooks: list[str] = []
+    topics = [_clip(item["topic"]) for item in history if item["topic"]]
+    if topics:
+        hooks.append(texts.text("hook_topic", locale, topic=topics[0]))
+    patterns = [client_text(str(p)) for p in profile.observed_patterns or [] if p]
+    patterns = [p for p in patterns if p]
+    if history and patterns:
+        hooks.append(texts.text("hook_pattern", locale, pattern=_clip(patterns[-1])))
+    elif len(topics) > 1 and topics[1] != topics[0]:
+        hooks.append(texts.text("hook_earlier", locale, topic=topics[1]))
+    return hooks[:2]
+
+
+def session_start(*, session: AskSession) -> AskSession:
+    """Start a created session: flow state, intro, hooks, the first card. Runs inside the
+    caller's transaction (`services.session_create`)."""
+    workline_ensure_main(session=session)
+    locked = session_locked(session.pk)
+    profile = profile_of(locked)
+    history = last_sessions(locked)
+    crisis = locked.session_type == AskSession.SessionType.CRISIS_INTERVENTION
+    intent = CRISIS_FLOW if crisis else SESSION_FLOW
+    slots: dict[str, Any] = {"crisis": True} if crisis else {}
+    if profile.is_minor:
+        slots["is_minor"] = True
+    turn = Turn(locked)
+    turn.set(
+        locale=profile.locale or "en",
+        current_intent_code=intent,
+        current_step_code=flow_get(intent).first_step,
+        slots=slots,
+        phase=AskSession.Phase.INTRO,
+    )
+    hooks = _opening(turn, profile, history)
+    turn.event("session.started", intent=intent, step=locked.current_step_code, hooks=hooks)
+    if crisis:
+        crisis_cards_deal(turn)
+    else:
+        suggestion = history[0]["topic"] if history and history[0]["topic"] else ""
+        prompt = texts.text("topic_suggest", locked.locale, topic=_clip(suggestion))
+        card = new_card(prompt if suggestion else texts.text("topic", locked.locale), TOPIC)
+        if suggestion:
+            card["suggestion"] = _clip(suggestion)
+        turn.open_batch([card], engine="engine")
+    turn.save()
+    session.refresh_from_db()
+    return session
+
+
+def _opening(turn: Turn, profile: UserProfile, history: list[dict[str, Any]]) -> int:
+    locale = turn.session.locale
+    intro = texts.text("intro_returning" if history else "intro", locale)
+    drafts = [Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.INTRO, intro, {"engine": "engine"})]
+    for hook in hooks_for(profile, history, locale):
+        drafts.append(Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.HOOK, hook))
+    turn.append(*drafts)
+    return len(drafts) - 1

@@ -1,0 +1,102 @@
+"""What a client needs to render or resume a session (SPEC §9 `GET …/state`), derived from the
+persisted graph alone: the head of the active workline is the resume point, so leaving at any
+moment and coming back returns exactly the card that was showing.
+
+`thread_state` is the flow's side (intent, step, slots, pending guard) for the sandbox, the
+scenario runner and tests; clients never see it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psychologist.llm.registry import binding_for_agent
+from sessions_app.engine.crisis import resources, resources_text
+from sessions_app.engine.dealer import answered_pairs, current_card, undealt_card
+from sessions_app.engine.flows import CRISIS_FLOW, flow_get, pending_guard
+from sessions_app.engine.graph import workline_path
+from sessions_app.models import AskMessage, AskSession
+
+CARD_FIELDS = ("id", "text", "type", "kind")
+CLIENT_KINDS = {
+    AskMessage.Kind.ANSWER,
+    AskMessage.Kind.TOPIC,
+    AskMessage.Kind.TEXT,
+    AskMessage.Kind.NOTE,
+}
+NOTICE_KINDS = {
+    AskMessage.Kind.INTRO: "intro",
+    AskMessage.Kind.HOOK: "intro",
+    AskMessage.Kind.INSIGHT: "insight",
+    AskMessage.Kind.CLOSING: "closing",
+    AskMessage.Kind.REPLY: "reply",
+}
+
+
+def session_state(session: AskSession) -> dict[str, Any]:
+    """{phase, status, turn_count, ready_to_close, current_card, answered, workline, notice,
+    engine} — the same document after every turn endpoint."""
+    session = AskSession.objects.select_related("active_workline__head").get(pk=session.pk)
+    workline = session.active_workline
+    path = workline_path(workline) if workline else []
+    card = None
+    if session.is_active:
+        card = current_card(session) or undealt_card(session)
+    return {
+        "phase": session.phase,
+        "status": session.status,
+        "turn_count": session.turn_count,
+        "ready_to_close": session.ready_to_close,
+        "current_card": {key: card[key] for key in CARD_FIELDS} if card else None,
+        "answered": answered_pairs(path),
+        "workline": {"id": workline.pk, "name": workline.name} if workline else None,
+        "notice": _notice(session, path),
+        "engine": _engine(path),
+    }
+
+
+def _notice(session: AskSession, path: list[AskMessage]) -> dict[str, Any] | None:
+    """What the agents said since the client last spoke; crisis resources whenever the session
+    is in the crisis flow, so they never scroll out of sight."""
+    if session.current_intent_code == CRISIS_FLOW:
+        items = [f"{r['name']}: {r['contact']}" for r in resources(session.locale)]
+        return {"kind": "crisis_resources", "text": resources_text(session.locale), "items": items}
+    said: list[AskMessage] = []
+    for message in reversed(path):
+        if message.role == AskMessage.Role.CLIENT and message.kind in CLIENT_KINDS:
+            break
+        if message.kind in NOTICE_KINDS:
+            said.append(message)
+    if not said:
+        return None
+    said.reverse()
+    kind = NOTICE_KINDS[said[-1].kind]
+    lines = [m.text for m in said if NOTICE_KINDS[m.kind] == kind]
+    return {"kind": kind, "text": lines[0], "items": lines[1:]}
+
+
+def _engine(path: list[AskMessage]) -> str:
+    """Which engine produced the dialogue: the provider of the latest agent output on the
+    branch — "offline" for the offline engine, as SPEC §3 asks — else the current binding."""
+    for message in reversed(path):
+        engine = message.payload.get("engine") if isinstance(message.payload, dict) else None
+        if engine and engine != "engine":
+            return engine
+    return binding_for_agent("narrator").provider
+
+
+def thread_state(session: AskSession) -> dict[str, Any]:
+    """The flow's view (SPEC §4), with `pending_guard` derived now from the stored flow."""
+    session = AskSession.objects.get(pk=session.pk)
+    flow = flow_get(session.current_intent_code)
+    return {
+        "intent": session.current_intent_code,
+        "step": session.current_step_code,
+        "slots": dict(session.slots),
+        "pending_guard": pending_guard(flow, session.current_step_code, session.slots),
+        "suspended_intent": session.suspended_intent or None,
+        "resumable_step_code": session.resumable_step_code or None,
+        "resumable_slots": dict(session.resumable_slots),
+        "handoff_count": session.handoff_count,
+        "soft_insertion_count": session.soft_insertion_count,
+    }

@@ -1,0 +1,141 @@
+"""The engine's own words to the client, in English and Russian (other locales read English).
+
+These are the deterministic cards and lines that need no model: the opening, the topic card,
+the completion card, "one last thing", the gentle fallback when a model fails, the scheduler's
+questions and the crisis safety card. They must work with every model, the worker and Redis
+down.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+TEXTS: dict[str, dict[str, str]] = {
+    "intro": {
+        "en": "Hi. This is a quiet space to look at whatever is on your mind today.",
+        "ru": "Привет. Здесь можно спокойно посмотреть на то, что сейчас у тебя на душе.",
+    },
+    "intro_returning": {
+        "en": "Good to see you again. Let's take a calm look at where you are today.",
+        "ru": "Рад снова тебя видеть. Давай спокойно посмотрим, как ты сегодня.",
+    },
+    "hook_topic": {
+        "en": "Last time you talked about «{topic}».",
+        "ru": "В прошлый раз ты говорил(а) о «{topic}».",
+    },
+    "hook_earlier": {
+        "en": "The time before, it was «{topic}».",
+        "ru": "А до этого — о «{topic}».",
+    },
+    "hook_pattern": {
+        "en": "Something that came up before: {pattern}",
+        "ru": "Раньше всплывало вот что: {pattern}",
+    },
+    "topic": {
+        "en": "What would you like to talk about today?",
+        "ru": "О чём тебе хочется поговорить сегодня?",
+    },
+    "topic_suggest": {
+        "en": "What would you like to talk about today? If nothing comes to mind, we could "
+        "pick up «{topic}» again.",
+        "ru": "О чём тебе хочется поговорить сегодня? Если ничего не приходит в голову, можем "
+        "вернуться к «{topic}».",
+    },
+    "completion": {
+        "en": "Looks like we covered this well. End the session?",
+        "ru": "Кажется, мы хорошо прошлись по теме. Завершить сессию?",
+    },
+    "open": {
+        "en": "What else would you like to look at?",
+        "ru": "На что ещё тебе хочется посмотреть?",
+    },
+    "fallback": {
+        "en": "Let's pause on this one for a moment. In your own words — what feels most "
+        "important about it right now?",
+        "ru": "Давай немного задержимся на этом. Своими словами — что в этом сейчас самое важное?",
+    },
+    "refocus": {
+        "en": "That's a fair question. What is happening for you right now, as it comes up?",
+        "ru": "Это важный вопрос. Что происходит с тобой прямо сейчас, когда он возникает?",
+    },
+    "last_thing": {
+        "en": "One last thing — is there anything you'd like to add?",
+        "ru": "И последнее — хочешь что-нибудь добавить?",
+    },
+    "closing_fallback": {
+        "en": "Thank you for taking this time today.",
+        "ru": "Спасибо, что нашёл(ла) сегодня на это время.",
+    },
+    "see_you": {"en": "See you on {weekday}.", "ru": "До встречи {weekday}."},
+    "see_you_later": {"en": "See you next time.", "ru": "До встречи в следующий раз."},
+    "note_reply": {
+        "en": "Thank you for telling me. {see_you}",
+        "ru": "Спасибо, что поделился(ась). {see_you}",
+    },
+    "schedule_ask": {
+        "en": "Of course. Which day would suit you better (and at what time, if it changes)?",
+        "ru": "Конечно. Какой день тебе подойдёт лучше (и во сколько, если время меняется)?",
+    },
+    "schedule_confirmed": {
+        "en": "Done — your next session is on {when}.",
+        "ru": "Готово — следующая сессия {when}.",
+    },
+    "schedule_kept": {
+        "en": "Let's keep the usual day for now; you can always move it later.",
+        "ru": "Пока оставим обычный день; его всегда можно перенести позже.",
+    },
+    "crisis_safety": {
+        "en": "I'm really glad you told me. Are you safe right now?",
+        "ru": "Хорошо, что ты об этом сказал(а). Ты сейчас в безопасности?",
+    },
+    "crisis_intro": {
+        "en": "You don't have to go through this alone. You can reach someone right now:",
+        "ru": "Тебе не нужно справляться с этим в одиночку. Прямо сейчас можно обратиться:",
+    },
+    "guardian_name": {
+        "en": "Before we go on: what is the name of a parent or guardian who knows you use "
+        "this app?",
+        "ru": "Прежде чем продолжить: как зовут кого-то из родителей или опекуна, кто знает, "
+        "что ты пользуешься этим приложением?",
+    },
+    "guardian_contact": {
+        "en": "And how can we reach them (phone or e-mail)?",
+        "ru": "И как с ним или с ней связаться (телефон или e-mail)?",
+    },
+    "safety_plan": {
+        "en": "Let's make a small plan for the next hours: who could you reach out to, and "
+        "what will you do to stay safe?",
+        "ru": "Давай составим небольшой план на ближайшие часы: к кому ты можешь обратиться и "
+        "что сделаешь, чтобы быть в безопасности?",
+    },
+}
+
+WEEKDAYS = {
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    "ru": (
+        "в понедельник",
+        "во вторник",
+        "в среду",
+        "в четверг",
+        "в пятницу",
+        "в субботу",
+        "в воскресенье",
+    ),
+}
+# Slots the engine may ask for itself with a card when a guard waits on them (and the answer
+# fills the slot); slots not listed here are set by code (`counselor_notified`) or by a model.
+ASKABLE_SLOTS = ("guardian_name", "guardian_contact", "safety_plan")
+
+
+def lang_of(locale: str) -> str:
+    return "ru" if (locale or "").lower().startswith("ru") else "en"
+
+
+def text(key: str, locale: str, **values: Any) -> str:
+    variants = TEXTS[key]
+    template = variants.get(lang_of(locale), variants["en"])
+    return template.format(**values) if values else template
+
+
+def weekday_name(iso_weekday: int, locale: str) -> str:
+    return WEEKDAYS[lang_of(locale)][iso_weekday - 1]

@@ -1,0 +1,259 @@
+"""The turn loop (SPEC §3): the client answers → the answer is committed with `answer.received`
+BEFORE anything else → the next card of the batch is dealt with no model call, or, when the batch
+is complete, the numbered recap goes to the Analyst, its move through the flow validator, its
+questions through the Narrator, and the new cards are committed in a second transaction.
+
+No model is ever called inside a transaction; a model that fails, refuses or runs out of tokens
+costs the client nothing but a gentle card, and the answer is already stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from psychologist.llm import lexicon
+from sessions_app.engine import crisis, scheduler, texts
+from sessions_app.engine.dealer import (
+    COMPLETION,
+    LAST_THING,
+    SCHEDULER,
+    TOPIC,
+    Draft,
+    Turn,
+    current_card,
+    invalid,
+    require_active,
+    session_locked,
+    undealt_card,
+)
+from sessions_app.engine.flows import CRISIS_FLOW, SCHEDULER_FLOW, Move, move_validate, route
+from sessions_app.engine.pacing import Pending, batch_run
+from sessions_app.models import AskMessage, AskSession
+
+TEXT_MAX = 4000
+TOPIC_SLOT_CHARS = 120
+_YES = ("yes", "ok", "okay", "sure", "fine", "да", "ок", "давай", "хорошо", "конечно")
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    session: AskSession
+    card: dict[str, Any] | None
+    failure: str = ""
+
+
+def text_clean(text: Any, field: str = "text") -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise invalid("Write something first.", **{field: "must not be empty"})
+    text = text.strip()
+    if len(text) > TEXT_MAX:
+        raise invalid(f"At most {TEXT_MAX} characters.", **{field: f"over {TEXT_MAX} characters"})
+    if "\x00" in text:
+        raise invalid("The text holds a character that cannot be stored.", **{field: "NUL"})
+    return text
+
+
+def _result(session: AskSession, pending: Pending | None) -> TurnResult:
+    if pending is not None:
+        return batch_run(session, pending)
+    return TurnResult(session, current_card(session))
+
+
+def answer_submit(*, session: AskSession, card_id: Any, text: Any) -> TurnResult:
+    """Answer the current card. Committed first; then the next card, or the Analyst."""
+    text = text_clean(text)
+    locked, pending = _answer_store(session.pk, str(card_id or ""), text)
+    return _result(locked, pending)
+
+
+@transaction.atomic
+def _answer_store(session_id: Any, card_id: str, text: str) -> tuple[AskSession, Pending | None]:
+    locked = session_locked(session_id)
+    require_active(locked)
+    card = current_card(locked)
+    turn = Turn(locked)
+    if card is None or card["id"] != card_id:
+        virtual = undealt_card(locked) if card is None else None
+        if virtual is None or virtual["id"] != card_id:
+            if _is_replay(locked, card_id, text):
+                return locked, None
+            raise invalid("Answer the card that is shown now.", card_id="not the current card")
+        turn.deal(virtual, virtual["queue"], batch=virtual["batch"], analysis=virtual["analysis"])
+        card = {**virtual, "message_id": turn.messages[-1].pk}
+    if card["kind"] == COMPLETION:
+        raise invalid("This card is answered with End or Continue.", card_id="use end/continue")
+    if card["kind"] == LAST_THING:
+        raise invalid("Use one-last-thing for this card.", card_id="use last-thing")
+    pending = _client_answer(turn, card, text)
+    turn.save()
+    return locked, pending
+
+
+def _is_replay(session: AskSession, card_id: str, text: str) -> bool:
+    """The same answer sent again (a mobile retry): nothing to do, nothing is an error."""
+    last = (
+        AskMessage.objects.filter(session=session, kind__in=["answer", "topic"], role="client")
+        .order_by("-id")
+        .values("payload", "text")
+        .first()
+    )
+    return bool(last) and last["payload"].get("card_id") == card_id and last["text"] == text
+
+
+def _client_answer(turn: Turn, card: dict[str, Any], text: str) -> Pending | None:
+    session = turn.session
+    topic = card["kind"] == TOPIC
+    kind = AskMessage.Kind.TOPIC if topic else AskMessage.Kind.ANSWER
+    [answer] = turn.append(Draft(AskMessage.Role.CLIENT, kind, text, {"card_id": card["id"]}))
+    turn.event(
+        "answer.received", "client", card_id=card["id"], message_id=answer.pk, chars=len(text)
+    )
+    if not topic:
+        turn.set(turn_count=session.turn_count + 1)
+    else:
+        _topic_record(turn, card, text)
+    return client_words(turn, text, answer, card)
+
+
+def _topic_record(turn: Turn, card: dict[str, Any], text: str) -> None:
+    session = turn.session
+    chosen = card.get("suggestion") if _accepts(text) and card.get("suggestion") else text
+    topic = " ".join(chosen.split())[:TOPIC_SLOT_CHARS]
+    turn.set(slots={**session.slots, "topic": topic}, phase=AskSession.Phase.DIALOGUE)
+    if not session.session_title:
+        turn.set(session_title=topic[:60])
+
+
+def _accepts(text: str) -> bool:
+    return lexicon.normalize(text).strip(" .!") in _YES
+
+
+def client_words(
+    turn: Turn, text: str, message: AskMessage, card: dict[str, Any] | None
+) -> Pending | None:
+    """Route what the client just said: crisis, a slot, the scheduler, or the dialogue."""
+    session = turn.session
+    card = card or {"queue": [], "kind": "", "slot": ""}
+    intent = route(text=text, locale=session.locale, intent=session.current_intent_code)
+    if intent == CRISIS_FLOW and session.current_intent_code != CRISIS_FLOW:
+        crisis.crisis_escalate(turn, source="keyword")
+        return None
+    if session.current_intent_code == CRISIS_FLOW and lexicon.detect_crisis(text, session.locale):
+        crisis.risk_raise(turn, "L4")
+    if card.get("slot"):
+        _slot_fill(turn, card["slot"], text)
+    scheduling = card["kind"] == SCHEDULER or intent == SCHEDULER_FLOW
+    if scheduling and not _schedule(turn, text, card):
+        return None
+    fatigue = lexicon.detect_fatigue(text, session.locale)
+    meta = lexicon.detect_meta(text, session.locale)
+    queue = card.get("queue") or []
+    if queue and not (fatigue or meta):
+        links = {"batch": card.get("batch"), "analysis": card.get("analysis")}
+        turn.deal(queue[0], queue[1:], **links)
+        return None
+    since = card.get("analysis") or card.get("batch") or message.pk
+    return Pending(message.pk, since, fatigue=fatigue, meta=meta)
+
+
+def _slot_fill(turn: Turn, slot: str, text: str) -> None:
+    """A card the engine dealt to fill a guard's slot: the answer is the slot's value, checked
+    like any move (staying on the step)."""
+    from sessions_app.engine.flows import flow_get
+
+    session = turn.session
+    outcome = move_validate(
+        flow=flow_get(session.current_intent_code),
+        intent=session.current_intent_code,
+        step=session.current_step_code,
+        slots=dict(session.slots),
+        move=Move(
+            state_after=session.current_step_code, slots_updated={slot: text}, source="engine"
+        ),
+    )
+    turn.set(slots=outcome.slots)
+    turn.events.append(outcome.event())
+
+
+def _schedule(turn: Turn, text: str, card: dict[str, Any]) -> bool:
+    """The scheduler detour. False when it dealt its own card (the turn stops there)."""
+    session = turn.session
+    if session.current_intent_code != SCHEDULER_FLOW:
+        scheduler.scheduler_enter(turn)
+    carry = {"queue": card.get("queue") or [], "analysis": card.get("analysis")}
+    asks = int(card.get("asks") or 0) if card["kind"] == SCHEDULER else 0
+    if not scheduler.scheduler_handle(turn, text, asks=asks, carry=carry):
+        return False
+    if session.phase == AskSession.Phase.CLOSING:
+        # From the closing the session ends in the scheduler (session design §3).
+        from sessions_app.engine.closing import session_close_in
+
+        session_close_in(turn, ended_in=SCHEDULER_FLOW)
+        return False
+    scheduler.scheduler_resume(turn)
+    return True
+
+
+def message_submit(*, session: AskSession, text: Any) -> TurnResult:
+    """Free text: the topic, the answer to a scheduler card, one last thing, or words said
+    without a card — which the Analyst answers with a new batch."""
+    text = text_clean(text)
+    card = current_card(session_locked_read(session.pk))
+    if card and card["kind"] in (TOPIC, SCHEDULER):
+        return answer_submit(session=session, card_id=card["id"], text=text)
+    if card and card["kind"] == LAST_THING:
+        from sessions_app.engine.closing import last_thing_submit
+
+        return last_thing_submit(session=session, text=text)
+    locked, pending = _free_text_store(session.pk, text)
+    return _result(locked, pending)
+
+
+def session_locked_read(session_id: Any) -> AskSession:
+    return AskSession.objects.select_related("active_workline__head").get(pk=session_id)
+
+
+@transaction.atomic
+def _free_text_store(session_id: Any, text: str) -> tuple[AskSession, Pending | None]:
+    locked = session_locked(session_id)
+    require_active(locked)
+    if locked.phase == AskSession.Phase.CLOSING:
+        raise invalid("The session is closing: use one-last-thing.", text="session closing")
+    turn = Turn(locked)
+    [message] = turn.append(Draft(AskMessage.Role.CLIENT, AskMessage.Kind.TEXT, text))
+    turn.event("message.received", "client", message_id=message.pk, chars=len(text))
+    turn.set(ready_to_close=False)
+    pending = client_words(turn, text, message, None)
+    turn.save()
+    return locked, pending
+
+
+@transaction.atomic
+def session_continue(*, session: AskSession) -> TurnResult:
+    """Continue after the completion card: the signal is cleared and the dialogue goes on."""
+    from sessions_app.engine.dealer import CLOSING_RESERVE, OPEN, message_limit, new_card
+
+    locked = session_locked(session.pk)
+    require_active(locked)
+    card = current_card(locked)
+    if locked.phase == AskSession.Phase.CLOSING or (card and card["kind"] != COMPLETION):
+        raise invalid("There is nothing to continue: answer the card shown.", session="no")
+    if locked.message_count + CLOSING_RESERVE >= message_limit():
+        raise invalid_too_long()
+    turn = Turn(locked)
+    turn.set(ready_to_close=False)
+    turn.event("pacing.continued", "client", turn_count=locked.turn_count)
+    turn.open_batch([new_card(texts.text("open", locked.locale), OPEN)], engine="engine")
+    turn.save()
+    return TurnResult(locked, current_card(locked))
+
+
+def invalid_too_long() -> Exception:
+    from sessions_app.errors import ApplicationError
+
+    return ApplicationError(
+        "E_SESSION_TOO_LONG", "This session is long enough: time to close it.", status=409
+    )

@@ -24,13 +24,21 @@ class SessionAction(StrEnum):
     UPDATE = "update"
     MODALITY = "modality"
     DELETE = "delete"
+    # "Continue from here" on the session page. Watching is read-only: moving the head of a
+    # live session would redirect the client's next answer, so counselors who watch may not;
+    # the owner (through the API) and ops may.
+    CONTINUE_FROM = "continue from a message of"
 
 
 _ACTION_ROLES: dict[SessionAction, frozenset[Role]] = {
     SessionAction.UPDATE: frozenset({Role.CLIENT, Role.COUNSELOR, Role.OPS, Role.SERVICE}),
     SessionAction.MODALITY: frozenset({Role.CLIENT, Role.SERVICE}),
     SessionAction.DELETE: frozenset({Role.CLIENT, Role.OPS}),
+    SessionAction.CONTINUE_FROM: frozenset({Role.CLIENT, Role.OPS}),
 }
+
+# The browser pages are the staff's (SPEC §1: clients and services come in through REST).
+PAGE_ROLES = frozenset({Role.COUNSELOR, Role.OPS})
 
 
 def not_found() -> ApplicationError:
@@ -106,10 +114,18 @@ def session_for(user: Any, session_id: Any, *, write: bool = False) -> AskSessio
     return session
 
 
+def session_allows(user: Any, action: SessionAction) -> bool:
+    return role_of(user) in _ACTION_ROLES[action]
+
+
 def session_require(user: Any, session: AskSession, action: SessionAction) -> None:
     """Refuse `action` on a session the caller can already see (so 403, not 404)."""
-    if role_of(user) not in _ACTION_ROLES[action]:
+    if not session_allows(user, action):
         raise forbidden(f"Your role may not {action.value} this session.")
+
+
+def pages_allowed(user: Any) -> bool:
+    return role_of(user) in PAGE_ROLES
 
 
 # --- which fields a role may write (schema §7; no mass assignment) -----------------------------

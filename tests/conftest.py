@@ -97,3 +97,13 @@ def channel_layer_kind(request, settings):
     else:
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     return request.param
+
+
+@pytest.fixture
+def keep_test_connection(monkeypatch):
+    """Consumers' `database_sync_to_async` closes "old" connections before and after each call;
+    inside a test's transaction that would close the test's own connection (on file SQLite and
+    PostgreSQL alike), so websocket tests keep it open."""
+    import channels.db
+
+    monkeypatch.setattr(channels.db, "close_old_connections", lambda: None)

@@ -397,6 +397,7 @@ WS_CELLS = [
 
 
 @pytest.mark.parametrize(("route", "role", "variant"), WS_CELLS)
+@pytest.mark.usefixtures("keep_test_connection")
 def test_each_role_gets_exactly_the_websocket_access_spec_section_1_gives_it(
     world, route, role, variant
 ):

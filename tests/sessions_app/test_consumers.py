@@ -15,7 +15,7 @@ from sessions_app import realtime
 from tests import factories
 from tests.ws import append, communicator, frames, outcome, session_cookie
 
-pytestmark = pytest.mark.usefixtures("channel_layer_kind")
+pytestmark = pytest.mark.usefixtures("channel_layer_kind", "keep_test_connection")
 
 
 def run(coroutine_function):

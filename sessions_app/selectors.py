@@ -184,6 +184,8 @@ def tree_rows(tree: graph.SessionTree) -> list[tuple[str, graph.TreeNode | None]
     A run of single-child messages is one chain; a message with several children opens a list
     of forks, one branch each. Built with a stack, not recursion: depth is the session's.
     """
+    if not tree.roots:
+        return []
     rows: list[tuple[str, graph.TreeNode | None]] = [("forks", None)]
     stack: list[tuple[str, int | None]] = [("end_forks", None)]
     stack.extend(("branch", root) for root in reversed(tree.roots))

@@ -369,3 +369,12 @@ def test_a_long_linear_session_is_one_flat_chain(alice):
     rows = selectors.tree_rows(graph.session_tree(session))
     assert [kind for kind, _ in rows].count("forks") == 1
     assert len(rows) == 60 + 5
+
+
+def test_a_session_without_messages_has_an_empty_tree_and_timeline(bob, alice):
+    session = factories.ActiveSessionFactory(user=alice)
+    response = signed_in(bob).get(page(session))
+    assert response.context["page"].tree == []
+    html = response.content.decode()
+    assert "No messages yet." in html
+    assert "No messages on this branch yet." in html

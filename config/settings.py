@@ -373,8 +373,6 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
 }
-# HTMX sends the CSRF token from <body hx-headers>, so no script ever needs to read the cookie.
-CSRF_COOKIE_HTTPONLY = True
 
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

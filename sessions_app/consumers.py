@@ -87,10 +87,10 @@ class SessionEventsConsumer(StreamConsumer):
         self.group = realtime.session_group(session.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept(accepted_subprotocol(self.scope))
-        if since is None:
-            self.last_seq = await database_sync_to_async(_current_seq)(session.pk)
-        else:
-            self.last_seq = since
+        current = await database_sync_to_async(_current_seq)(session.pk)
+        # A `since` from the future (a stale client, a restored database) would silently drop
+        # every event up to it: it is read as "from now on" instead.
+        self.last_seq = current if since is None else min(since, current)
         await self.catch_up()
 
     async def session_event(self, message: dict[str, Any]) -> None:

@@ -272,6 +272,19 @@ def test_without_since_only_new_events_are_streamed(session, token):
     run(scenario)
 
 
+def test_a_since_beyond_the_log_streams_from_now_instead_of_dropping_events(session, token):
+    async def scenario():
+        await append(session, "card.dealt")
+        comm = communicator(stream_path(session, "?since=999"), token=token)
+        await comm.connect()
+        assert await comm.receive_nothing(timeout=0.05)
+        await append(session, "answer.received")
+        assert [f["seq"] for f in await frames(comm, 1)] == [2]
+        await comm.disconnect()
+
+    run(scenario)
+
+
 def test_a_lost_push_is_repaired_from_the_database_when_the_next_one_arrives(session, token):
     from sessions_app.services import event_append
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -47,6 +48,16 @@ def query_options(scope: dict[str, Any]) -> tuple[str, int | None]:
 
 class StreamConsumer(AsyncWebsocketConsumer):
     group: str | None = None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections before every handler: a hop to the one
+        # sync thread per message per watcher, so a push to a hundred watchers queued a hundred
+        # hops (QUALITY P5). These handlers reach the database only through
+        # `database_sync_to_async`, which closes stale connections itself.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def refuse(self, code: int) -> None:
         # Accepted first so the client learns why: a close before accept is only an HTTP 403.

@@ -301,6 +301,24 @@ def test_a_lost_push_is_repaired_from_the_database_when_the_next_one_arrives(ses
     run(scenario)
 
 
+def test_a_push_reaches_a_watcher_without_a_hop_to_close_connections(session, token, monkeypatch):
+    import channels.consumer
+
+    async def hop():
+        raise AssertionError("a thread hop per message per watcher (QUALITY P5)")
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", hop)
+
+    async def scenario():
+        comm = communicator(stream_path(session), token=token)
+        await comm.connect()
+        await append(session, "card.dealt")
+        assert [f["seq"] for f in await frames(comm, 1)] == [1]
+        await comm.disconnect()
+
+    run(scenario)
+
+
 def test_a_duplicate_push_is_dropped(session, token):
     async def scenario():
         comm = communicator(stream_path(session), token=token)

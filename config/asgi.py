@@ -1,4 +1,10 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels (served by daphne)."""
+"""ASGI entry point: HTTP through Django, websockets through Channels (served by daphne).
+
+Websockets pass `WebsocketAuthMiddleware` (sessions_app.ws_auth): a connection presenting a
+knox token (as a subprotocol) is authenticated by it alone and needs no Origin header — native
+mobile clients send none; every other connection is a browser's, must come from an allowed
+origin, and is authenticated by its session cookie.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +15,14 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry)
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry)
 
 from sessions_app.routing import websocket_urlpatterns  # noqa: E402
+from sessions_app.ws_auth import WebsocketAuthMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns)),
     }
 )

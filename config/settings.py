@@ -14,6 +14,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -75,6 +76,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",
     "rest_framework",
     "knox",
     "drf_spectacular",
@@ -88,6 +90,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -269,7 +272,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "/admin/login/"
+# The staff's sign-in page (counselors and ops); clients and services use API tokens.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "pages:home"
+LOGOUT_REDIRECT_URL = "login"
 
 # Every API view answers errors as {"code", "detail"} (sessions_app.api_errors); throttle rates
 # are per scope and come from the environment, so production can tune them without a release.
@@ -375,6 +381,22 @@ LOGGING = {
         "httpx2": {"level": "WARNING"},
         "httpcore2": {"level": "WARNING"},
     },
+}
+
+# --- Browser security (QUALITY R7) -----------------------------------------------------------
+# Our pages load only our own scripts and styles (no inline code, no CDN); htmx and its
+# websocket extension are static files of django-htmx. 'self' covers the page's own ws:/wss:
+# origin for the live updates. The API docs page relaxes this for itself (config.urls).
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
 }
 
 if PRODUCTION:

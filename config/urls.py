@@ -1,11 +1,27 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.utils.csp import CSP
+from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import AllowAny
 
 from sessions_app.auth_api import LoginApi, LogoutApi
+from sessions_app.forms import StaffAuthenticationForm
+
+# Swagger UI boots from an inline script and styles its widgets inline: its page alone relaxes
+# the site's Content-Security-Policy (settings.SECURE_CSP) for those, nothing else.
+docs_csp = csp_override(
+    {
+        "default-src": [CSP.SELF],
+        "script-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+        "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+        "img-src": [CSP.SELF, "data:"],
+        "frame-ancestors": [CSP.NONE],
+    }
+)
 
 # The API's own pieces that belong to no app: authentication and the OpenAPI document.
 api_urlpatterns = [
@@ -18,7 +34,9 @@ api_urlpatterns = [
     ),
     path(
         "docs/",
-        SpectacularSwaggerView.as_view(url_name="api:schema", permission_classes=[AllowAny]),
+        docs_csp(
+            SpectacularSwaggerView.as_view(url_name="api:schema", permission_classes=[AllowAny])
+        ),
         name="docs",
     ),
 ]
@@ -32,6 +50,15 @@ urlpatterns = [
     path("api/", include((api_urlpatterns, "api"))),
     path("api/", include("sessions_app.urls")),
     path("api/", include("psychologist.urls")),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            authentication_form=StaffAuthenticationForm, redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("sessions_app.page_urls")),
 ]
 
 # Django's own 404/500 answer JSON under /api/ (sessions_app.api_errors).

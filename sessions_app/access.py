@@ -26,6 +26,10 @@ class SessionAction(StrEnum):
     DELETE = "delete"
     GRAPH = "graph"  # fork, worklines, spin-off (SPEC §9: owner and counselors)
     ANALYSE = "analyse"  # the psychologist's hypotheses and reanalyse (SPEC §9: counselor, ops)
+    # "Continue from here" on the session page. Watching is read-only: moving the head of a
+    # live session would redirect the client's next answer, so counselors who watch may not;
+    # the owner (through the API) and ops may.
+    CONTINUE_FROM = "continue from a message of"
 
 
 _ACTION_ROLES: dict[SessionAction, frozenset[Role]] = {
@@ -34,7 +38,11 @@ _ACTION_ROLES: dict[SessionAction, frozenset[Role]] = {
     SessionAction.DELETE: frozenset({Role.CLIENT, Role.OPS}),
     SessionAction.GRAPH: frozenset({Role.CLIENT, Role.COUNSELOR, Role.SERVICE}),
     SessionAction.ANALYSE: frozenset({Role.COUNSELOR, Role.OPS}),
+    SessionAction.CONTINUE_FROM: frozenset({Role.CLIENT, Role.OPS}),
 }
+
+# The browser pages are the staff's (SPEC §1: clients and services come in through REST).
+PAGE_ROLES = frozenset({Role.COUNSELOR, Role.OPS})
 
 
 def not_found() -> ApplicationError:
@@ -110,9 +118,13 @@ def session_for(user: Any, session_id: Any, *, write: bool = False) -> AskSessio
     return session
 
 
+def session_allows(user: Any, action: SessionAction) -> bool:
+    return role_of(user) in _ACTION_ROLES[action]
+
+
 def session_require(user: Any, session: AskSession, action: SessionAction) -> None:
     """Refuse `action` on a session the caller can already see (so 403, not 404)."""
-    if role_of(user) not in _ACTION_ROLES[action]:
+    if not session_allows(user, action):
         raise forbidden(f"Your role may not {action.value} this session.")
 
 
@@ -121,6 +133,10 @@ def role_require(user: Any, action: SessionAction) -> None:
     the answer is the same for every id, so it tells the caller nothing about what exists."""
     if role_of(user) not in _ACTION_ROLES[action]:
         raise forbidden(f"Your role may not {action.value} sessions.")
+
+
+def pages_allowed(user: Any) -> bool:
+    return role_of(user) in PAGE_ROLES
 
 
 # --- which fields a role may write (schema §7; no mass assignment) -----------------------------

@@ -67,3 +67,40 @@ STAFF_MAX_PRIVACY = Privacy.P3
 def fields_up_to(level: Privacy) -> list[str]:
     """Schema field names whose class is at most `level`, in schema order."""
     return [name for name, cls in SESSION_FIELD_PRIVACY.items() if cls <= level]
+
+
+# --- session events as a client may see them (websocket JSON, SPEC §8 / QUALITY R8) --------------
+
+# A client sees the events of its own conversation; clinical and engine-internal events (risk,
+# handoffs, flow validation, the Analyst's third-person reasoning, the psychologist's work) are
+# not for it. Allow-listed by prefix, so an event type added later stays hidden until someone
+# decides a client may see it.
+CLIENT_EVENT_PREFIXES: tuple[str, ...] = (
+    "session.",
+    "card.",
+    "answer.",
+    "message.",
+    "workline.",
+    "closing.",
+    "last_thing.",
+)
+# Payload keys that carry P3 facts under names other than the schema's own.
+P3_PAYLOAD_KEYS: frozenset[str] = P3_FIELDS | frozenset(
+    {"level", "risk_level", "crisis_signal", "handoff_reason", "counselor_id", "pending_guard"}
+)
+REDACTED_EVENT_TYPE = "redacted"
+
+
+def client_may_see_event(event_type: str) -> bool:
+    return event_type.startswith(CLIENT_EVENT_PREFIXES)
+
+
+def scrub_p3(value: object) -> object:
+    """`value` without P3 keys, nor P3 field names in lists (`session.updated` names its fields)."""
+    if isinstance(value, dict):
+        return {k: scrub_p3(v) for k, v in value.items() if k not in P3_PAYLOAD_KEYS}
+    if isinstance(value, list):
+        return [
+            scrub_p3(item) for item in value if not (isinstance(item, str) and item in P3_FIELDS)
+        ]
+    return value

@@ -1,41 +1,252 @@
-"""Pushes to the session's Channels group. Called only after commit, only by the event service.
+"""The realtime layer (SPEC §8): what is pushed to which Channels group, and what watchers get.
 
-The channel layer is at-most-once (SPEC §8): a lost push is repaired by the watcher resuming
-with `?since=SEQ`, so a failure here is logged and swallowed, never raised into the request.
+Pushes go out only from the event service, after commit. A push names the event (session, id,
+seq, type) and carries none of its payload: every watcher re-reads the row and renders it for
+its own reader, so nothing private crosses the channel layer and a client never receives a
+counselor's view of an event. The layer is at-most-once; a lost push is repaired by the watcher
+(the consumer notices the gap in `seq` and re-reads it; a reconnecting watcher passes
+`?since=SEQ`), so a failure here is logged and swallowed, never raised into the request.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
 
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.core.serializers.json import DjangoJSONEncoder
+from django.template.loader import render_to_string
+
+from sessions_app.access import sessions_visible_to
+from sessions_app.models import SessionEvent
+from sessions_app.privacy import (
+    REDACTED_EVENT_TYPE,
+    STAFF_MAX_PRIVACY,
+    Privacy,
+    client_may_see_event,
+    scrub_p3,
+)
+from sessions_app.roles import Role, role_of
 
 logger = logging.getLogger(__name__)
+
+COUNSELORS_GROUP = "counselors"
+# Appending one of these alerts on-duty counselors live (SPEC §3 crisis, §8).
+CRISIS_EVENT_TYPES = frozenset({"risk.escalated"})
+# Events that can move a session into or out of the crisis queue or the follow-ups list.
+QUEUE_EVENT_TYPES = CRISIS_EVENT_TYPES | frozenset(
+    {
+        "handoff.created",
+        "session.created",
+        "session.updated",
+        "session.closed",
+        "session.closed_abnormally",
+        "session.deleted",
+    }
+)
+# Watchers choose their frames with `?format=`: JSON (the default, for API clients) or HTML
+# fragments that htmx swaps into the page out of band (browser watchers).
+FORMAT_JSON = "json"
+FORMAT_HTML = "html"
+FORMATS = (FORMAT_JSON, FORMAT_HTML)
+SESSION_PAGE = "sessions_app/session_detail.html"
+HOME_PAGE = "sessions_app/home.html"
+# Replays read the log in pages of this many events.
+REPLAY_PAGE = 500
 
 
 def session_group(session_id: object) -> str:
     return f"session.{session_id}"
 
 
-def publish_event(*, session_id: object, event_id: int, seq: int, event_type: str) -> None:
+def _send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {
-        "type": "session.event",
-        "session_id": str(session_id),
-        "event_id": event_id,
-        "seq": seq,
-        "event_type": event_type,
-    }
     try:
-        async_to_sync(layer.group_send)(session_group(session_id), message)
+        async_to_sync(layer.group_send)(group, message)
     except Exception:  # the layer is best-effort by design; the database is the truth
         logger.warning(
-            "event push failed session=%s seq=%s type=%s",
-            session_id,
-            seq,
-            event_type,
+            "push failed group=%s type=%s seq=%s",
+            group.split(".")[0],
+            message.get("event_type"),
+            message.get("seq"),
             exc_info=True,
         )
+
+
+def publish_event(*, session_id: object, event_id: int, seq: int, event_type: str) -> None:
+    """Tell the session's watchers (and, for queue events, the counselors) about an event."""
+    _send(
+        session_group(session_id),
+        {
+            "type": "session.event",
+            "session_id": str(session_id),
+            "event_id": event_id,
+            "seq": seq,
+            "event_type": event_type,
+        },
+    )
+    if event_type in QUEUE_EVENT_TYPES:
+        counselors_publish(session_id=session_id, event_id=event_id, seq=seq, event_type=event_type)
+
+
+def counselors_publish(*, session_id: object, event_id: int, seq: int, event_type: str) -> None:
+    """A crisis alert (for `risk.escalated`) or a queue change, to the counselors' group.
+
+    Called after commit; `publish_event` calls it for every queue event, so engine code that
+    appends `risk.escalated` through the event service alerts counselors with no further call.
+    """
+    kind = "crisis.alert" if event_type in CRISIS_EVENT_TYPES else "queue.changed"
+    _send(
+        COUNSELORS_GROUP,
+        {
+            "type": "counselors.notice",
+            "kind": kind,
+            "session_id": str(session_id),
+            "event_id": event_id,
+            "seq": seq,
+            "event_type": event_type,
+        },
+    )
+
+
+# --- what a watcher receives ---------------------------------------------------------------------
+
+
+def event_view(event: SessionEvent, level: Privacy) -> dict[str, Any]:
+    """One event as a reader of privacy `level` may see it.
+
+    A client gets its own conversation's events without P3 keys; any other event reaches it as
+    a bare `redacted` marker, so its `seq` stays contiguous and gap detection keeps working.
+    """
+    if level < STAFF_MAX_PRIVACY and not client_may_see_event(event.type):
+        return {
+            "seq": event.seq,
+            "id": event.pk,
+            "type": REDACTED_EVENT_TYPE,
+            "created_at": event.created_at,
+            "actor": "",
+            "payload": {},
+        }
+    payload = event.payload if level >= STAFF_MAX_PRIVACY else scrub_p3(event.payload)
+    return {
+        "seq": event.seq,
+        "id": event.pk,
+        "type": event.type,
+        "created_at": event.created_at,
+        "actor": event.actor,
+        "payload": payload,
+    }
+
+
+def render_frame(event: SessionEvent, level: Privacy, fmt: str) -> str:
+    view = event_view(event, level)
+    if fmt == FORMAT_HTML:
+        return render_to_string(f"{SESSION_PAGE}#event_frame", {"event": view})
+    return json.dumps(view, cls=DjangoJSONEncoder, ensure_ascii=False)
+
+
+def frame_for(event_id: int, level: Privacy, fmt: str) -> str:
+    return render_frame(SessionEvent.objects.get(pk=event_id), level, fmt)
+
+
+def frames_after(session_id: object, seq: int, level: Privacy, fmt: str) -> list[tuple[int, str]]:
+    """(seq, frame) for every event of the session after `seq`, in order (replay, gaps)."""
+    frames: list[tuple[int, str]] = []
+    while True:
+        page = list(
+            SessionEvent.objects.filter(session_id=session_id, seq__gt=seq).order_by("seq")[
+                :REPLAY_PAGE
+            ]
+        )
+        frames.extend((event.seq, render_frame(event, level, fmt)) for event in page)
+        if len(page) < REPLAY_PAGE:
+            return frames
+        seq = page[-1].seq
+
+
+FrameKey = tuple[str, int, int, str]
+
+
+class FrameCache:
+    """Frames by (session, event id, privacy level, format), shared by a process's watchers.
+
+    Events are immutable, so a frame rendered once is right forever: with a hundred watchers
+    of one session, the row is read and rendered once per process instead of once per watcher.
+    Concurrent watchers await the same in-flight render.
+    """
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._done: OrderedDict[FrameKey, str] = OrderedDict()
+        self._inflight: dict[FrameKey, asyncio.Future[str]] = {}
+
+    async def get(self, key: FrameKey, render: Callable[[], str]) -> str:
+        if key in self._done:
+            return self._done[key]
+        task = self._inflight.get(key)
+        # A future belongs to its event loop; tests run a loop per test.
+        if task is None or task.get_loop() is not asyncio.get_running_loop():
+            task = asyncio.ensure_future(database_sync_to_async(render)())
+            self._inflight[key] = task
+        try:
+            text = await task
+        finally:
+            if self._inflight.get(key) is task and task.done():
+                del self._inflight[key]
+        self._done[key] = text
+        while len(self._done) > self.size:
+            self._done.popitem(last=False)
+        return text
+
+
+frame_cache = FrameCache()
+
+
+async def cached_frame(session_id: object, event_id: int, level: Privacy, fmt: str) -> str:
+    # The session is part of the key so that an id reused by a rolled-back test transaction
+    # (SQLite reuses rowids; committed events are never deleted) cannot hit a stale frame.
+    return await frame_cache.get(
+        (str(session_id), event_id, int(level), fmt), lambda: frame_for(event_id, level, fmt)
+    )
+
+
+# --- the counselors' stream ----------------------------------------------------------------------
+
+
+def receives_crisis_alerts(user: Any) -> bool:
+    """Ops always; counselors while on duty (their profile says so)."""
+    role = role_of(user)
+    if role is Role.OPS:
+        return True
+    profile = getattr(user, "profile", None) if role is Role.COUNSELOR else None
+    return bool(profile and profile.on_duty)
+
+
+def notice_frame(user: Any, message: dict[str, Any], *, alerts: bool, fmt: str) -> str | None:
+    """What `user` receives for a counselors' notice, or None when the session is not theirs.
+
+    The crisis queue is "visible to that counselor per access rules" (SPEC §1): a counselor
+    hears about exactly the sessions it could open. A crisis alert to a counselor off duty is
+    only a queue change.
+    """
+    if not sessions_visible_to(user).filter(pk=message["session_id"]).exists():
+        return None
+    kind = message["kind"] if alerts else "queue.changed"
+    notice = {
+        "type": kind,
+        "session_id": message["session_id"],
+        "event_id": message["event_id"],
+        "seq": message["seq"],
+        "event_type": message["event_type"],
+    }
+    if fmt == FORMAT_HTML:
+        return render_to_string(f"{HOME_PAGE}#notice_frame", {"notice": notice})
+    return json.dumps(notice)

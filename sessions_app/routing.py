@@ -1,7 +1,16 @@
-"""Websocket routes. The live session streams arrive with the realtime work (SPEC §8)."""
+"""Websocket routes (SPEC §8); `config.asgi` puts the authentication middleware in front."""
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from sessions_app import consumers
+
+websocket_urlpatterns: list[URLPattern] = [
+    path(
+        "ws/sessions/<uuid:session_id>/",
+        consumers.SessionEventsConsumer.as_asgi(),
+        name="ws-session",
+    ),
+    path("ws/counselors/", consumers.CounselorsConsumer.as_asgi(), name="ws-counselors"),
+]

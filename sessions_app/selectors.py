@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from sessions_app.access import sessions_visible_to
+from sessions_app.engine import graph
 from sessions_app.errors import ApplicationError
-from sessions_app.models import AskMessage, AskSession, Notification, UserProfile
+from sessions_app.models import (
+    AskMessage,
+    AskSession,
+    CaseloadAssignment,
+    Notification,
+    RiskLevel,
+    UserProfile,
+)
+from sessions_app.privacy import STAFF_MAX_PRIVACY
+from sessions_app.realtime import event_view
 
 # Filters over a P3 column; only callers allowed to read P3 may use them (else E_VALIDATION).
 RISK_FILTERS = ("initial_risk_level", "final_risk_level")
@@ -88,3 +99,146 @@ def export_sessions(*, user: Any) -> QuerySet[AskSession]:
 
 def export_profile(*, user: Any) -> UserProfile | None:
     return UserProfile.objects.filter(user=user).first()
+
+
+# --- the counselor's home (SPEC §8) --------------------------------------------------------------
+
+CRISIS_LEVELS = (RiskLevel.L3, RiskLevel.L4)
+HOME_LIST_LIMIT = 50
+
+
+def crisis_queue(*, user: Any) -> QuerySet[AskSession]:
+    """Sessions at L3/L4 that no counselor has claimed, among those `user` may open."""
+    at_risk = Q(initial_risk_level__in=CRISIS_LEVELS) | Q(final_risk_level__in=CRISIS_LEVELS)
+    return (
+        sessions_visible_to(user)
+        .filter(at_risk, handoff_counselor__isnull=True)
+        .select_related("user")
+        .order_by("-created_at", "-id")[:HOME_LIST_LIMIT]
+    )
+
+
+def follow_ups_due(*, user: Any, now: datetime | None = None) -> QuerySet[AskSession]:
+    return (
+        sessions_visible_to(user)
+        .filter(follow_up_needed=True, follow_up_at__lte=now or timezone.now())
+        .select_related("user")
+        .order_by("follow_up_at", "id")[:HOME_LIST_LIMIT]
+    )
+
+
+def caseload(*, counselor: Any) -> QuerySet[CaseloadAssignment]:
+    """The counselor's clients, each annotated with its latest session (one query)."""
+    latest = AskSession.objects.filter(user=OuterRef("client"), is_deleted=False).order_by(
+        "-created_at", "-id"
+    )
+    return (
+        CaseloadAssignment.objects.filter(counselor=counselor)
+        .select_related("client")
+        .annotate(
+            latest_id=Subquery(latest.values("pk")[:1]),
+            latest_title=Subquery(latest.values("session_title")[:1]),
+            latest_status=Subquery(latest.values("status")[:1]),
+            latest_activity=Subquery(latest.values("last_activity_at")[:1]),
+        )
+        .order_by("client__username")
+    )
+
+
+def active_sessions(*, user: Any) -> QuerySet[AskSession]:
+    return (
+        sessions_visible_to(user)
+        .filter(status=AskSession.Status.ACTIVE)
+        .select_related("user")
+        .order_by("-last_activity_at", "-id")[:HOME_LIST_LIMIT]
+    )
+
+
+# --- the session page (SPEC §5 projections, §8 live inspection) ----------------------------------
+
+MOODS = ("declining", "stable", "improving")
+
+
+def latest_mood(session: AskSession) -> str | None:
+    """The latest `mood_delta` found at the top of an event's or a message's payload."""
+    found = [
+        row
+        for row in (
+            session.events.filter(payload__has_key="mood_delta")
+            .order_by("-seq")
+            .values_list("payload", "created_at")
+            .first(),
+            session.messages.filter(payload__has_key="mood_delta")
+            .order_by("-created_at", "-id")
+            .values_list("payload", "created_at")
+            .first(),
+        )
+        if row is not None and row[0].get("mood_delta") in MOODS
+    ]
+    return max(found, key=lambda row: row[1])[0]["mood_delta"] if found else None
+
+
+def tree_rows(tree: graph.SessionTree) -> list[tuple[str, graph.TreeNode | None]]:
+    """The tree as open/close rows for a template: nested lists where it branches only.
+
+    A run of single-child messages is one chain; a message with several children opens a list
+    of forks, one branch each. Built with a stack, not recursion: depth is the session's.
+    """
+    if not tree.roots:
+        return []
+    rows: list[tuple[str, graph.TreeNode | None]] = [("forks", None)]
+    stack: list[tuple[str, int | None]] = [("end_forks", None)]
+    stack.extend(("branch", root) for root in reversed(tree.roots))
+    while stack:
+        action, node_id = stack.pop()
+        if action != "branch" or node_id is None:
+            rows.append((action, None))
+            continue
+        node = tree.nodes[node_id]
+        rows.extend([("branch", None), ("node", node)])
+        while len(node.children) == 1:
+            node = tree.nodes[node.children[0]]
+            rows.append(("node", node))
+        rows.append(("end_chain", None))
+        stack.append(("end_branch", None))
+        if node.children:
+            rows.append(("forks", None))
+            stack.append(("end_forks", None))
+            stack.extend(("branch", child) for child in reversed(node.children))
+    return rows
+
+
+@dataclass(frozen=True)
+class SessionPage:
+    session: AskSession
+    timeline: list[AskMessage]
+    tree: list[tuple[str, graph.TreeNode | None]]
+    active_path: frozenset[int]
+    head_id: int | None
+    worklines: list[graph.WorklineSummary]
+    workline_names: dict[int, str]
+    scope: graph.ScopeStrip
+    events: list[dict[str, Any]]
+    last_seq: int
+    mood: str | None
+
+
+def session_page(session: AskSession) -> SessionPage:
+    """Every projection the session page shows, read at one moment."""
+    workline = session.active_workline
+    timeline = graph.workline_path(workline) if workline is not None else []
+    worklines = graph.worklines_index(session)
+    events = list(session.events.order_by("seq"))
+    return SessionPage(
+        session=session,
+        timeline=timeline,
+        tree=tree_rows(graph.session_tree(session)),
+        active_path=frozenset(m.pk for m in timeline),
+        head_id=workline.head_id if workline is not None else None,
+        worklines=worklines,
+        workline_names={w.id: w.name for w in worklines},
+        scope=graph.scope_strip(session),
+        events=[event_view(event, STAFF_MAX_PRIVACY) for event in events],
+        last_seq=events[-1].seq if events else 0,
+        mood=latest_mood(session),
+    )

@@ -3,10 +3,17 @@ counselor), charlie (a stranger client) — plus ops and a service account."""
 
 from __future__ import annotations
 
+import os
+import uuid
+
 import pytest
 from django.db import connection
 
 from tests import factories
+
+# Every websocket test runs on the in-memory layer, and on channels-redis too when REDIS_URL is
+# set (the PostgreSQL + Redis leg of CI): not skipped elsewhere, simply not collected.
+CHANNEL_LAYER_KINDS = ["memory", *(["redis"] if os.environ.get("REDIS_URL") else [])]
 
 
 def on_postgres() -> bool:
@@ -72,3 +79,31 @@ def api_as():
         return client
 
     return make
+
+
+@pytest.fixture(params=CHANNEL_LAYER_KINDS)
+def channel_layer_kind(request, settings):
+    if request.param == "redis":
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                # A prefix per test: nothing left over from another test (or run) reaches it.
+                "CONFIG": {
+                    "hosts": [os.environ["REDIS_URL"]],
+                    "prefix": f"naisei-test-{uuid.uuid4().hex[:12]}",
+                },
+            }
+        }
+    else:
+        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return request.param
+
+
+@pytest.fixture
+def keep_test_connection(monkeypatch):
+    """Consumers' `database_sync_to_async` closes "old" connections before and after each call;
+    inside a test's transaction that would close the test's own connection (on file SQLite and
+    PostgreSQL alike), so websocket tests keep it open."""
+    import channels.db
+
+    monkeypatch.setattr(channels.db, "close_old_connections", lambda: None)

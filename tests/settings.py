@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 from config.settings import *  # noqa: F403
-from config.settings import Q_CLUSTER, REST_FRAMEWORK
+from config.settings import DATABASES, Q_CLUSTER, REST_FRAMEWORK
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 Q_CLUSTER = {**Q_CLUSTER, "sync": True}
@@ -21,3 +24,11 @@ LLM_BINDINGS = {
 }
 ANTHROPIC_API_KEY = ""
 ANTHROPIC_BASE_URL = ""
+
+# On SQLite the test database is a file, not memory: the browser tests' daphne process must open
+# the same database as the test that drives it. One file per test process, so that parallel runs
+# never share it.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.path.join(tempfile.gettempdir(), f"naisei-test-{os.getpid()}.sqlite3")
+    }

@@ -1,7 +1,9 @@
-"""QUALITY R1: every API route by every role by (normal, crisis session) answers as SPEC §1 says.
+"""QUALITY R1: every API route, HTML page and websocket route by every role by (normal, crisis
+session) answers as SPEC §1 says.
 
-The routes are enumerated from the URL conf, so a new endpoint without a row here fails
-`test_every_api_route_has_a_row_in_the_access_table`.
+The routes are enumerated from the URL conf and the websocket routing, so a new endpoint without a
+row here fails `test_every_api_route_has_a_row_in_the_access_table` (or its HTML and websocket
+siblings).
 """
 
 from __future__ import annotations
@@ -443,3 +445,168 @@ def test_each_role_gets_exactly_the_access_spec_section_1_gives_it(
         assert set(response.json()) >= {"code", "detail"}
     if expected == 403 and route.startswith("sessions:session-") and role == "other_counselor":
         assert response.json()["code"] == "E_FORBIDDEN"
+
+
+# --- HTML pages (R1): every route outside /api/ and /admin/ has rows -----------------------------
+
+# The pages are the staff's: clients and services get 403 whatever the id (it tells nothing about
+# the object); anonymous visitors are sent to sign in.
+HTML_TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
+    ("pages:home", "GET"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=200,
+        other_counselor=200,
+        ops=200,
+        service=403,
+        anonymous=302,
+    ),
+    ("pages:session", "GET"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=200,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=200,
+        service=403,
+        anonymous=302,
+    ),
+    # Watching is read-only: only ops move a session from the page (302 back to it).
+    ("pages:session-continue-from", "POST"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=403,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=302,
+        service=403,
+        anonymous=302,
+    ),
+    # Signed-in users are sent on from the sign-in page; sign-out works for anyone.
+    ("login", "GET"): everyone(302, anonymous=200),
+    ("logout", "POST"): everyone(302, anonymous=302),
+}
+
+
+def html_route_names() -> set[str]:
+    return {
+        name
+        for path, name, _ in walk(get_resolver().url_patterns)
+        if not path.startswith(("api/", "admin/"))
+    }
+
+
+def continue_from_request(world: World, role: str, variant: str) -> Request:
+    from sessions_app.engine import graph
+
+    session = world.sessions[variant]
+    first = graph.message_append(session=session, role="narrator", kind="question_card")
+    graph.message_append(session=session, role="client", kind="answer")
+    return {"session_id": session.pk}, {"message_id": first.pk}
+
+
+HTML_REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
+    ("pages:session", "GET"): session_kwargs,
+    ("pages:session-continue-from", "POST"): continue_from_request,
+}
+
+
+def test_every_html_route_has_a_row_in_the_access_table():
+    names = {name for name, _ in HTML_TABLE}
+    assert html_route_names() == names
+
+
+HTML_CELLS = [
+    pytest.param(route, method, role, variant, id=f"{route}-{method}-{role}-{variant}")
+    for (route, method) in HTML_TABLE
+    for role in ROLES
+    for variant in VARIANTS
+]
+
+
+@pytest.mark.parametrize(("route", "method", "role", "variant"), HTML_CELLS)
+def test_each_role_gets_exactly_the_page_access_spec_section_1_gives_it(
+    world, route, method, role, variant
+):
+    from django.test import Client
+
+    kwargs, body = HTML_REQUESTS.get((route, method), lambda w, r, v: ({}, None))(
+        world, role, variant
+    )
+    client = Client()
+    if world.users[role] is not None:
+        client.force_login(world.users[role])
+    response = getattr(client, method.lower())(reverse(route, kwargs=kwargs), body or {})
+    expected = HTML_TABLE[(route, method)][role][VARIANTS.index(variant)]
+    assert response.status_code == expected
+    if expected == 302 and role == "anonymous" and route.startswith("pages:"):
+        assert response.url.startswith(reverse("login"))
+
+
+# --- websocket routes (R1): every route of sessions_app.routing has rows -------------------------
+
+OPEN = "open"
+WS_TABLE: dict[str, dict[str, tuple[int | str, int | str]]] = {
+    "ws-session": {
+        "owner": (OPEN, OPEN),
+        "other_client": (4404, 4404),
+        "caseload_counselor": (OPEN, OPEN),
+        "other_counselor": (4404, 4403),
+        "ops": (OPEN, OPEN),
+        "service": (OPEN, OPEN),
+        "anonymous": (4401, 4401),
+    },
+    "ws-counselors": {
+        "owner": (4403, 4403),
+        "other_client": (4403, 4403),
+        "caseload_counselor": (OPEN, OPEN),
+        "other_counselor": (OPEN, OPEN),
+        "ops": (OPEN, OPEN),
+        "service": (4403, 4403),
+        "anonymous": (4401, 4401),
+    },
+}
+
+
+def ws_paths(world: World, variant: str) -> dict[str, str]:
+    return {
+        "ws-session": f"/ws/sessions/{world.sessions[variant].pk}/",
+        "ws-counselors": "/ws/counselors/",
+    }
+
+
+def test_every_websocket_route_has_a_row_in_the_access_table():
+    from sessions_app.routing import websocket_urlpatterns
+
+    assert {pattern.name for pattern in websocket_urlpatterns} == set(WS_TABLE)
+    for rows in WS_TABLE.values():
+        assert set(rows) == set(ROLES)
+
+
+WS_CELLS = [
+    pytest.param(route, role, variant, id=f"{route}-{role}-{variant}")
+    for route in WS_TABLE
+    for role in ROLES
+    for variant in VARIANTS
+]
+
+
+@pytest.mark.parametrize(("route", "role", "variant"), WS_CELLS)
+@pytest.mark.usefixtures("keep_test_connection")
+def test_each_role_gets_exactly_the_websocket_access_spec_section_1_gives_it(
+    world, route, role, variant
+):
+    from asgiref.sync import async_to_sync
+    from knox.models import AuthToken
+
+    from tests.ws import communicator, outcome
+
+    user = world.users[role]
+    token = AuthToken.objects.create(user)[1] if user is not None else None
+    path = ws_paths(world, variant)[route]
+
+    async def scenario():
+        comm = communicator(path, token=token)
+        result = await outcome(comm)
+        await comm.disconnect()
+        return result
+
+    assert async_to_sync(scenario)() == WS_TABLE[route][role][VARIANTS.index(variant)]

@@ -156,3 +156,63 @@ def test_charlie_sees_nothing_of_alices_graph(api_as, charlie, live):
         response = api_as(charlie).get(url(live, path))
         assert response.status_code == 404
         assert response.json()["code"] == "E_NOT_FOUND"
+
+
+def state_url(session_id, name="state"):
+    return f"/api/ask/sessions/{session_id}/{name}"
+
+
+def card_node(client, session_id, card_id):
+    """The tree node of the message that dealt card `card_id`."""
+    messages = client.get(f"/api/ask/sessions/{session_id}/tree").json()["messages"]
+    dealt = AskMessage.objects.filter(session_id=session_id, kind="question_card")
+    pk = next(m.pk for m in dealt if m.payload.get("card_id") == card_id)
+    return next(m for m in messages if m["id"] == pk)
+
+
+def test_the_whole_graph_round_trip_runs_through_rest_with_the_engine(client):
+    """Issue 6: answer, fork from an earlier answer, answer differently, switch back to the first
+    branch and find its cards unchanged; spin a range off and see the marker."""
+    session_id = client.post("/api/ask/sessions", {}, format="json").json()["_id"]
+    state = client.post(
+        state_url(session_id, "messages"), {"text": "Work stress"}, format="json"
+    ).json()
+    first_card = state["current_card"]
+
+    def post(name, body):
+        return client.post(state_url(session_id, name), body, format="json")
+
+    state = post("answers", {"card_id": first_card["id"], "text": "My manager ignores me"}).json()
+    second_card = state["current_card"]
+    assert second_card["id"] != first_card["id"]
+
+    first_node = card_node(client, session_id, first_card["id"])
+    assert post("fork", {"message_id": first_node["id"]}).status_code == 200
+    assert client.get(state_url(session_id)).json()["current_card"]["id"] == first_card["id"]
+    state = post("answers", {"card_id": first_card["id"], "text": "Honestly, it is fine"}).json()
+    assert state["answered"][-1] == {
+        "question": first_card["text"],
+        "answer": "Honestly, it is fine",
+    }
+
+    tree = client.get(f"/api/ask/sessions/{session_id}/tree").json()
+    assert first_node["id"] in tree["branch_points"]
+    old_tip = card_node(client, session_id, second_card["id"])
+    assert post("fork", {"message_id": old_tip["id"]}).status_code == 200
+    back = client.get(state_url(session_id)).json()
+    assert back["current_card"]["id"] == second_card["id"]
+    assert back["current_card"]["text"] == second_card["text"]
+    assert back["answered"][-1]["answer"] == "My manager ignores me"
+
+    timeline = client.get(f"/api/ask/sessions/{session_id}/tree").json()
+    by_id = {m["id"]: m for m in timeline["messages"]}
+    answers = [i for i in timeline["timeline"] if by_id[i]["kind"] == "answer"]
+    proposal = post(
+        "spin-off",
+        {"from_message_id": answers[-1], "to_message_id": answers[-1], "new_workline_name": "Boss"},
+    ).json()
+    assert post(f"spin-off/{proposal['id']}/decide", {"agreed": True}).status_code == 200
+    after = client.get(f"/api/ask/sessions/{session_id}/tree").json()
+    texts = [m["text"] for m in after["messages"] if m["id"] in after["timeline"]]
+    assert texts[-1] == f"Moved to «Boss» (messages {answers[-1]}–{answers[-1]})"
+    assert "My manager ignores me" not in texts

@@ -70,17 +70,30 @@ def _key_from(request: Request) -> str | None:
     return key
 
 
+def _keyed(request: Request) -> tuple[str, str] | None:
+    """The request's key and fingerprint, or None when it carries no key (or no user). An
+    expired record of the key is dropped first, so the key is free again."""
+    key = _key_from(request)
+    if key is None or not request.user.is_authenticated:
+        return None
+    cutoff = timezone.now() - settings.IDEMPOTENCY_KEY_TTL
+    IdempotencyRecord.objects.filter(user=request.user, key=key, created_at__lt=cutoff).delete()
+    return key, _fingerprint(request)
+
+
+def _stored(response: Response) -> Any:
+    return json.loads(JSONRenderer().render(response.data) or b"null")
+
+
 def idempotent(handler: Handler) -> Handler:
     """Wrap a DRF `post` handler; `ApiView` applies it to every POST handler it sees."""
 
     @functools.wraps(handler)
     def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
-        key = _key_from(request)
-        if key is None or not request.user.is_authenticated:
+        keyed = _keyed(request)
+        if keyed is None:
             return handler(view, request, *args, **kwargs)
-        fingerprint = _fingerprint(request)
-        cutoff = timezone.now() - settings.IDEMPOTENCY_KEY_TTL
-        IdempotencyRecord.objects.filter(user=request.user, key=key, created_at__lt=cutoff).delete()
+        key, fingerprint = keyed
         with transaction.atomic():
             try:
                 with transaction.atomic():
@@ -94,7 +107,7 @@ def idempotent(handler: Handler) -> Handler:
                 transaction.set_rollback(True)
                 return response
             record.response_status = response.status_code
-            record.response_body = json.loads(JSONRenderer().render(response.data) or b"null")
+            record.response_body = _stored(response)
             record.save(update_fields=["response_status", "response_body"])
         return response
 
@@ -140,12 +153,10 @@ def idempotent_staged(handler: Handler) -> Handler:
 
     @functools.wraps(handler)
     def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
-        key = _key_from(request)
-        if key is None or not request.user.is_authenticated:
+        keyed = _keyed(request)
+        if keyed is None:
             return handler(view, request, *args, **kwargs)
-        fingerprint = _fingerprint(request)
-        cutoff = timezone.now() - settings.IDEMPOTENCY_KEY_TTL
-        IdempotencyRecord.objects.filter(user=request.user, key=key, created_at__lt=cutoff).delete()
+        key, fingerprint = keyed
         claimed = _claim(user=request.user, key=key, fingerprint=fingerprint)
         if isinstance(claimed, Response):
             return claimed
@@ -157,9 +168,8 @@ def idempotent_staged(handler: Handler) -> Handler:
         if not 200 <= response.status_code < 300:
             IdempotencyRecord.objects.filter(pk=claimed.pk).delete()
             return response
-        body = json.loads(JSONRenderer().render(response.data) or b"null")
         IdempotencyRecord.objects.filter(pk=claimed.pk).update(
-            response_status=response.status_code, response_body=body
+            response_status=response.status_code, response_body=_stored(response)
         )
         return response
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 from config.settings import *  # noqa: F403
 from config.settings import Q_CLUSTER, REST_FRAMEWORK
 
@@ -21,3 +24,6 @@ LLM_BINDINGS = {
 }
 ANTHROPIC_API_KEY = ""
 ANTHROPIC_BASE_URL = ""
+
+# Never the repository's vault/: tests that export point it at their own tmp_path.
+VAULT_EXPORT_DIR = Path(tempfile.gettempdir()) / "naisei-test-vault"

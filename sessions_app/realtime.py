@@ -39,3 +39,22 @@ def publish_event(*, session_id: object, event_id: int, seq: int, event_type: st
             event_type,
             exc_info=True,
         )
+
+
+def user_group(user_id: object) -> str:
+    return f"user.{user_id}"
+
+
+def publish_notification(*, user_id: object, notification_id: int, kind: str) -> bool:
+    """Tell the user's open connections that a notification arrived; they read it from the REST
+    inbox, which applies the privacy rules. Best effort, like every push: False when it failed."""
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    message = {"type": "notification.new", "notification_id": notification_id, "kind": kind}
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id), message)
+    except Exception:  # the inbox row is the delivery; the push only saves a poll
+        logger.warning("notification push failed notification=%s", notification_id, exc_info=True)
+        return False
+    return True

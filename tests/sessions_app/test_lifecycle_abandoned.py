@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import zoneinfo
 from datetime import UTC, datetime, time, timedelta
@@ -184,8 +185,8 @@ def test_the_summarizer_gets_the_answered_pairs_and_an_opaque_user_id(clock, ali
     assert request.context["pairs"][2] == {"question": PAIRS[2][0], "answer": PAIRS[2][1]}
     assert "1. What happened at work this week? → My manager" in request.messages[0].content
     assert "alice" not in repr(request)
-    assert len(request.opaque_user_id) == 24
-    assert str(alice.pk) not in request.opaque_user_id
+    assert re.fullmatch(r"[0-9a-f]{24}", request.opaque_user_id)
+    assert request.opaque_user_id != lifecycle.opaque_user_id(alice.pk + 1)
 
 
 def _boom():

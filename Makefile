@@ -66,7 +66,7 @@ format: install
 	$(BIN)/ruff format .
 
 bench: install
-	@set -e; for script in bench/*.py; do \
+	@set -e; for script in bench/[!_]*.py; do \
 		[ -e "$$script" ] || { echo "no benchmarks yet"; break; }; \
 		echo "== $$script"; $(BIN)/python "$$script"; done
 

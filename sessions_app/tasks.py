@@ -6,7 +6,7 @@ task's result: counts only, never content.
 
 from __future__ import annotations
 
-from sessions_app import delivery, lifecycle, services, vault
+from sessions_app import delivery, lifecycle, outreach, services, vault
 
 
 def session_anonymise(session_id: str) -> None:
@@ -22,11 +22,11 @@ def notifications_deliver() -> str:
 
 
 def follow_ups_notify() -> str:
-    return lifecycle.follow_ups_notify().summary
+    return outreach.follow_ups_notify().summary
 
 
 def reactivations_send() -> str:
-    return lifecycle.reactivations_send().summary
+    return outreach.reactivations_send().summary
 
 
 def retention_apply() -> str:

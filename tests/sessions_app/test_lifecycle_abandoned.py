@@ -240,14 +240,16 @@ def test_a_client_who_comes_back_while_the_summary_is_written_keeps_the_session_
     assert closed_abnormally(session) == []
 
 
-def test_one_failing_session_does_not_stop_the_others(clock, alice, charlie, monkeypatch):
+def test_one_failing_session_does_not_stop_the_others_and_its_log_line_quotes_no_words(
+    clock, alice, charlie, monkeypatch, caplog
+):
     bad = idle_session(alice, last_activity_at=NOW - timedelta(hours=22), pairs=PAIRS)
     good = idle_session(charlie, last_activity_at=NOW - timedelta(hours=21), pairs=PAIRS)
     compose = lifecycle.partial_summary_compose
 
     def fails_for_bad(target):
-        if target.pk == bad.pk:
-            raise RuntimeError("unexpected")
+        if target.pk == bad.pk:  # database errors can quote the refused row: the client's words
+            raise RuntimeError(f"Failing row contains ({PAIRS[0][1]})")
         return compose(target)
 
     monkeypatch.setattr(lifecycle, "partial_summary_compose", fails_for_bad)
@@ -255,6 +257,8 @@ def test_one_failing_session_does_not_stop_the_others(clock, alice, charlie, mon
     assert (report.counts["closed"], report.counts["failed"]) == (1, 1)
     good.refresh_from_db()
     assert good.status == AskSession.Status.COMPLETED_PARTIAL
+    assert f"abandon failed session={bad.pk} error=RuntimeError" in caplog.text
+    assert PAIRS[0][1] not in caplog.text
 
 
 def test_the_command_runs_the_job_once_and_prints_a_summary_line(clock, alice, capsys):

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from sessions_app import lifecycle
+from sessions_app import outreach
 from sessions_app.models import AskSession, Notification
 from tests import factories
 
@@ -39,9 +39,9 @@ def test_a_due_follow_up_notifies_the_caseload_and_the_handoff_counselor_once(
         handoff_reason="crisis keyword",
     )
 
-    first = lifecycle.follow_ups_notify()
+    first = outreach.follow_ups_notify()
     clock.shift(timedelta(minutes=5))
-    second = lifecycle.follow_ups_notify()
+    second = outreach.follow_ups_notify()
 
     assert (first.counts["notifications"], second.counts["notifications"]) == (2, 0)
     [for_bob], [for_dana] = follow_ups(bob), follow_ups(dana)
@@ -61,7 +61,7 @@ def test_a_follow_up_not_yet_due_or_no_longer_needed_notifies_nobody(clock, alic
     factories.AskSessionFactory(
         user=alice, follow_up_needed=True, follow_up_at=NOW - timedelta(days=1), is_deleted=True
     )
-    assert lifecycle.follow_ups_notify().counts == {"sessions": 0, "notifications": 0}
+    assert outreach.follow_ups_notify().counts == {"sessions": 0, "notifications": 0}
     assert follow_ups() == []
 
 
@@ -69,11 +69,11 @@ def test_a_follow_up_moved_to_a_new_time_notifies_again_when_that_time_comes(clo
     session = factories.AskSessionFactory(
         user=alice, follow_up_needed=True, follow_up_at=NOW - timedelta(hours=1)
     )
-    lifecycle.follow_ups_notify()
+    outreach.follow_ups_notify()
     AskSession.objects.filter(pk=session.pk).update(follow_up_at=NOW + timedelta(days=7))
     clock.shift(timedelta(days=7, minutes=1))
-    lifecycle.follow_ups_notify()
-    lifecycle.follow_ups_notify()
+    outreach.follow_ups_notify()
+    outreach.follow_ups_notify()
     assert len(follow_ups(bob)) == 2
 
 
@@ -81,5 +81,5 @@ def test_a_client_without_a_counselor_has_its_follow_up_sent_to_ops(clock, charl
     factories.AskSessionFactory(
         user=charlie, follow_up_needed=True, follow_up_at=NOW - timedelta(hours=1)
     )
-    lifecycle.follow_ups_notify()
+    outreach.follow_ups_notify()
     assert len(follow_ups(olga)) == 1

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, time
 import pytest
 import time_machine
 
-from sessions_app import lifecycle
+from sessions_app import outreach
 from sessions_app.models import Notification, UserProfile
 from tests import factories
 
@@ -55,35 +55,35 @@ def test_missed_sessions_are_the_scheduled_slots_passed_since_the_last_session_s
 ):
     started(client_profile.user, berlin(3, 5, 17, 50))  # kept Thursday 5 March
     clock.move_to(berlin(3, 20, 12))  # Thursdays 12 and 19 March passed without a session
-    lifecycle.reactivations_send()
+    outreach.reactivations_send()
     assert missed(client_profile) == 2
     clock.move_to(berlin(3, 26, 22))  # 26 March's window is still open at 22:00
-    lifecycle.reactivations_send()
+    outreach.reactivations_send()
     assert missed(client_profile) == 2
     clock.move_to(berlin(3, 27, 7))
-    lifecycle.reactivations_send()
+    outreach.reactivations_send()
     assert missed(client_profile) == 3
 
 
 def test_a_session_started_within_the_window_of_a_slot_keeps_it(clock, client_profile):
     started(client_profile.user, berlin(3, 12, 23, 30))  # late, but the same evening
     clock.move_to(berlin(3, 14, 12))
-    lifecycle.reactivations_send()
+    outreach.reactivations_send()
     assert missed(client_profile) == 0
     # A session the day before, more than the window ahead of the slot, does not keep it.
     started(client_profile.user, berlin(3, 18, 9))
     clock.move_to(berlin(3, 21, 12))
-    lifecycle.reactivations_send()
+    outreach.reactivations_send()
     assert missed(client_profile) == 1
 
 
 def test_slots_before_the_client_joined_do_not_count(clock, client_profile):
     clock.move_to(berlin(3, 6, 12))  # Thursday 5 March passed; the client joined on the 2nd
-    lifecycle.reactivations_send()
+    outreach.reactivations_send()
     assert missed(client_profile) == 1
     client_profile.user.date_joined = berlin(3, 5, 20)
     client_profile.user.save()
-    lifecycle.reactivations_send()
+    outreach.reactivations_send()
     assert missed(client_profile) == 0
 
 
@@ -92,14 +92,14 @@ def test_after_n_missed_sessions_one_gentle_message_is_sent_however_often_the_jo
 ):
     started(client_profile.user, berlin(3, 5, 18))
     clock.move_to(berlin(3, 20, 12))
-    assert lifecycle.reactivations_send().counts["sent"] == 0  # two missed: not yet
+    assert outreach.reactivations_send().counts["sent"] == 0  # two missed: not yet
     assert reactivations(client_profile.user) == []
 
     clock.move_to(berlin(3, 27, 12))
-    first = lifecycle.reactivations_send()
-    again = lifecycle.reactivations_send()
+    first = outreach.reactivations_send()
+    again = outreach.reactivations_send()
     clock.move_to(berlin(4, 3, 12))  # a fourth one missed: still the same absence
-    later = lifecycle.reactivations_send()
+    later = outreach.reactivations_send()
 
     assert [r.counts["sent"] for r in (first, again, later)] == [1, 0, 0]
     [message] = reactivations(client_profile.user)
@@ -112,19 +112,19 @@ def test_after_n_missed_sessions_one_gentle_message_is_sent_however_often_the_jo
 def test_a_new_absence_after_the_client_came_back_earns_a_new_message(clock, client_profile):
     started(client_profile.user, berlin(3, 5, 18))
     clock.move_to(berlin(3, 27, 12))
-    lifecycle.reactivations_send()
+    outreach.reactivations_send()
     started(client_profile.user, berlin(4, 2, 18))  # back on Thursday 2 April
     clock.move_to(berlin(4, 3, 12))
-    lifecycle.reactivations_send()
+    outreach.reactivations_send()
     assert missed(client_profile) == 0
     clock.move_to(berlin(4, 24, 12))  # 9, 16 and 23 April missed
-    lifecycle.reactivations_send()
+    outreach.reactivations_send()
     assert len(reactivations(client_profile.user)) == 2
 
 
 def test_a_client_without_a_schedule_is_never_counted(clock, client_profile):
     UserProfile.objects.filter(pk=client_profile.pk).update(schedule_weekdays=[])
     clock.move_to(berlin(5, 1, 12))
-    report = lifecycle.reactivations_send()
+    report = outreach.reactivations_send()
     assert missed(client_profile) == 0
     assert report.counts["sent"] == 0

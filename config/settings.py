@@ -178,6 +178,40 @@ if Q_CLUSTER["timeout"] >= Q_CLUSTER["retry"]:
 # issue 327), so an analysis request counts its own runs and gives up after this many.
 PSYCHOLOGIST_MAX_ATTEMPTS = env_int("PSYCHOLOGIST_MAX_ATTEMPTS", 3, minimum=1)
 
+# --- Background jobs and the data lifecycle (SPEC §7) ---------------------------------------
+# An active session idle this long is closed as abandoned (completed_partial).
+SESSION_ABANDON_AFTER = timedelta(hours=env_int("SESSION_ABANDON_AFTER_HOURS", 20, minimum=1))
+# After this many scheduled sessions missed in a row a client gets one reactivation message.
+REACTIVATION_AFTER_MISSED = env_int("REACTIVATION_AFTER_MISSED", 3, minimum=1)
+# A session started this close to a scheduled slot (either side) counts as keeping it.
+SCHEDULE_ATTENDANCE_WINDOW = timedelta(
+    hours=env_int("SCHEDULE_ATTENDANCE_WINDOW_HOURS", 12, minimum=1)
+)
+# How long session content is kept before it is anonymised; statistics stay.
+RETENTION_GENERAL = timedelta(days=env_int("RETENTION_GENERAL_DAYS", 183, minimum=1))
+RETENTION_CRISIS = timedelta(days=env_int("RETENTION_CRISIS_DAYS", 730, minimum=1))
+# Notifications also go out by email (Django's email backend) to users with an address.
+NOTIFICATION_EMAIL = env_bool("NOTIFICATION_EMAIL", False)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Naisei <no-reply@naisei.invalid>")
+# Django 6.1 mailers: the console in development, SMTP in production (EMAIL_* options).
+_DEFAULT_MAILER = "smtp.EmailBackend" if PRODUCTION else "console.EmailBackend"
+MAILERS = {
+    "default": {
+        "BACKEND": env_str("EMAIL_BACKEND", f"django.core.mail.backends.{_DEFAULT_MAILER}"),
+        "OPTIONS": {},
+    }
+}
+if MAILERS["default"]["BACKEND"].endswith("smtp.EmailBackend"):
+    MAILERS["default"]["OPTIONS"] = {
+        "host": env_str("EMAIL_HOST", "localhost"),
+        "port": env_int("EMAIL_PORT", 25, minimum=1),
+        "username": env_str("EMAIL_HOST_USER"),
+        "password": env_str("EMAIL_HOST_PASSWORD"),
+        "use_tls": env_bool("EMAIL_USE_TLS", False),
+    }
+# Opt-in Markdown export of a client's sessions; git-ignored by default. Agents never see it.
+VAULT_EXPORT_DIR = Path(env_str("VAULT_EXPORT_DIR") or BASE_DIR / "vault")
+
 # --- LLM ------------------------------------------------------------------------------------
 ANTHROPIC_API_KEY = env_str("ANTHROPIC_API_KEY")
 ANTHROPIC_BASE_URL = env_str("ANTHROPIC_BASE_URL")

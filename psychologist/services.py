@@ -323,7 +323,7 @@ def _anamnesis_add(hypothesis: Hypothesis, *, by: Any) -> None:
         *profile.accepted_hypotheses,
         {
             "hypothesis": hypothesis.pk,
-            "session": str(hypothesis.session_id),
+            "session_id": str(hypothesis.session_id),
             "statement": hypothesis.statement,
             "confidence": hypothesis.confidence,
             "accepted_at": hypothesis.decided_at.isoformat(),

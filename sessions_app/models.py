@@ -165,6 +165,29 @@ class AskSessionQuerySet(models.QuerySet["AskSession"]):
         """Active sessions whose last activity is older than `cutoff` (uses a partial index)."""
         return self.active().filter(last_activity_at__lt=cutoff)
 
+    def follow_ups_due(self, now: Any) -> AskSessionQuerySet:
+        """Sessions whose counselor follow-up time has come (uses a partial index)."""
+        return self.filter(follow_up_needed=True, follow_up_at__lte=now, is_deleted=False)
+
+    def retention_due(self, now: Any) -> AskSessionQuerySet:
+        """Closed sessions whose content outlived its window (SPEC §7), not yet anonymised.
+
+        A session counts as crisis when it became one: its type, or an intervention on record.
+        """
+        general, crisis = now - settings.RETENTION_GENERAL, now - settings.RETENTION_CRISIS
+        is_crisis = Q(session_type=SessionType.CRISIS_INTERVENTION) | Q(intervention_triggered=True)
+        return (
+            self.filter(anonymised_at__isnull=True, created_at__lt=max(general, crisis))
+            .exclude(status=AskSession.Status.ACTIVE)
+            .filter(
+                (~is_crisis & Q(created_at__lt=general)) | (is_crisis & Q(created_at__lt=crisis))
+            )
+        )
+
+    def deleted_not_anonymised(self) -> AskSessionQuerySet:
+        """Soft-deleted sessions the delete path's own anonymisation task has not reached."""
+        return self.filter(is_deleted=True, anonymised_at__isnull=True)
+
 
 class SessionType(models.TextChoices):
     GENERAL = "general", "General"
@@ -291,6 +314,8 @@ class AskSession(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     is_deleted = models.BooleanField(default=False)
     deleted_at = models.DateTimeField(null=True, blank=True)
+    # Set once by the anonymisation service; the retention sweeps skip such sessions by index.
+    anonymised_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     # --- engine state (SPEC §2 "engine fields", §3, §4) ---
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
@@ -350,6 +375,17 @@ class AskSession(models.Model):
                 fields=["follow_up_at"],
                 condition=Q(follow_up_needed=True),
                 name="ask_sess_follow_up_due_idx",
+            ),
+            # The nightly retention sweeps read only sessions that still hold content.
+            models.Index(
+                fields=["created_at"],
+                condition=Q(anonymised_at__isnull=True),
+                name="ask_sess_retention_idx",
+            ),
+            models.Index(
+                fields=["deleted_at"],
+                condition=Q(is_deleted=True, anonymised_at__isnull=True),
+                name="ask_sess_deleted_pending_idx",
             ),
         ]
         constraints = [
@@ -659,6 +695,14 @@ class UserProfile(models.Model):
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"
+
+    @staticmethod
+    def entry_text(entry: Any) -> str:
+        """The words of a profile entry. Entries learned from a session are objects carrying its
+        `session_id` (so anonymising the session can take them back); older ones are strings."""
+        if isinstance(entry, dict):
+            return str(entry.get("text") or entry.get("statement") or "")
+        return str(entry or "")
 
     def clean(self) -> None:
         weekdays = self.schedule_weekdays

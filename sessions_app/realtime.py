@@ -250,3 +250,22 @@ def notice_frame(user: Any, message: dict[str, Any], *, alerts: bool, fmt: str) 
     if fmt == FORMAT_HTML:
         return render_to_string(f"{HOME_PAGE}#notice_frame", {"notice": notice})
     return json.dumps(notice)
+
+
+def user_group(user_id: object) -> str:
+    return f"user.{user_id}"
+
+
+def publish_notification(*, user_id: object, notification_id: int, kind: str) -> bool:
+    """Tell the user's open connections that a notification arrived; they read it from the REST
+    inbox, which applies the privacy rules. Best effort, like every push: False when it failed."""
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    message = {"type": "notification.new", "notification_id": notification_id, "kind": kind}
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id), message)
+    except Exception:  # the inbox row is the delivery; the push only saves a poll
+        logger.warning("notification push failed notification=%s", notification_id, exc_info=True)
+        return False
+    return True

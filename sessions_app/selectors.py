@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from sessions_app.access import sessions_visible_to
 from sessions_app.engine import graph
+from sessions_app.engine.graph import session_messages, workline_path
 from sessions_app.errors import ApplicationError
 from sessions_app.models import (
     AskMessage,
@@ -242,3 +243,39 @@ def session_page(session: AskSession) -> SessionPage:
         last_seq=events[-1].seq if events else 0,
         mood=latest_mood(session),
     )
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What was said on a session's active line of work, in order."""
+
+    topic: str = ""
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+    insights: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def session_transcript(session: AskSession) -> Transcript:
+    """The topic, the answered question → answer pairs, the insights shown and the last-thing
+    notes, read from the active workline's path (a session without a graph: all messages)."""
+    messages = session_messages(session)
+    if session.active_workline is not None:
+        path = workline_path(session.active_workline, messages=messages)
+    else:
+        path = sorted(messages.values(), key=lambda m: (m.created_at, m.pk))
+    kind = AskMessage.Kind
+    topics, pairs, insights, notes = [], [], [], []
+    question: str | None = None
+    for message in path:
+        if message.kind == kind.QUESTION_CARD:
+            question = message.text
+        elif message.kind == kind.ANSWER and question is not None:
+            pairs.append((question, message.text))
+            question = None
+        elif message.kind == kind.TOPIC:
+            topics.append(message.text)
+        elif message.kind == kind.INSIGHT and message.text:
+            insights.append(message.text)
+        elif message.kind in (kind.LAST_THING, kind.NOTE) and message.text:
+            notes.append(message.text)
+    return Transcript(next(iter(topics), ""), pairs, insights, notes)

@@ -9,11 +9,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 from django_q.tasks import async_task
 
-from sessions_app import realtime
+from sessions_app import realtime, redaction
 from sessions_app.errors import ApplicationError
 from sessions_app.models import (
     SESSION_MESSAGES_MAX,
@@ -420,25 +420,47 @@ def session_delete(*, session: AskSession, actor: Any) -> None:
     async_task("sessions_app.tasks.session_anonymise", str(session.pk))
 
 
-@transaction.atomic
-def session_anonymise(*, session_id: uuid.UUID | str) -> None:
-    """Scrub a session's content, keep its statistics (SPEC §7). Safe to run twice.
+class AnonymiseReason(models.TextChoices):
+    DELETED = "deleted", "Soft-deleted"
+    RETENTION_GENERAL = "retention_general", "General retention window passed"
+    RETENTION_CRISIS = "retention_crisis", "Crisis retention window passed"
 
-    Events stay as they are: they are append-only and carry no message text.
+
+@transaction.atomic
+def session_anonymise(
+    *, session_id: uuid.UUID | str, reason: str = AnonymiseReason.DELETED
+) -> bool:
+    """The one audited anonymisation (SPEC §7, QUALITY R9). True when this call anonymised it.
+
+    Every word of the session goes: message texts, payloads and attachments, title, summary,
+    key insights, last-thing notes, slots, workline summaries, the text inside event payloads,
+    other apps' rows about it (`redaction.SESSION_TEXT_MODELS`: hypotheses), the profile entries
+    it left, its notifications' text and replayable responses. Statistics stay: type, CBT focus
+    and techniques, counts, durations, risk levels, satisfaction, event types and codes. A
+    `session.anonymised` event records when and why. Safe to run twice: a repeat scrubs again
+    (an analysis may have written since) and records nothing new.
     """
-    session = AskSession.objects.select_for_update().filter(pk=session_id).first()
-    if session is None:
-        return
-    scrubbed = session.messages.update(text="", payload={})
-    AskSession.objects.filter(pk=session.pk).update(
-        session_title="", session_summary="", key_insights=[], conversation_variables={}
-    )
-    # Replayable POST responses may hold the session's title: they go too.
-    IdempotencyRecord.objects.filter(
-        user_id=session.user_id, response_body___id=str(session.pk)
-    ).delete()
-    if not session.events.filter(type="session.anonymised").exists():
-        event_append(session=session, type="session.anonymised", payload={"messages": scrubbed})
+    # Locked so that the engine, the delete path and the nightly sweep scrub one at a time.
+    session = AskSession.objects.select_for_update(of=("self",)).filter(pk=session_id).first()
+    if session is None or session.is_active:  # an open session is still being written
+        return False
+    first = session.anonymised_at is None
+    redaction.session_fields_scrub(session)
+    scrubbed = {
+        "messages": redaction.messages_scrub(session),
+        "events": redaction.event_payloads_redact(session),
+        "elsewhere": redaction.session_text_models_scrub(session),
+    }
+    redaction.graph_scrub(session)
+    redaction.profile_entries_drop(session)
+    redaction.notifications_scrub(session)
+    redaction.replays_forget(session)
+    if first:
+        AskSession.objects.filter(pk=session.pk).update(anonymised_at=timezone.now())
+        event_append(
+            session=session, type="session.anonymised", payload={"reason": reason, **scrubbed}
+        )
+    return first
 
 
 # --- notifications -----------------------------------------------------------------------------

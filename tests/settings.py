@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 
 from config.settings import *  # noqa: F403
 from config.settings import DATABASES, Q_CLUSTER, REST_FRAMEWORK
@@ -32,3 +33,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": os.path.join(tempfile.gettempdir(), f"naisei-test-{os.getpid()}.sqlite3")
     }
+
+
+# Never the repository's vault/: tests that export point it at their own tmp_path.
+VAULT_EXPORT_DIR = Path(tempfile.gettempdir()) / "naisei-test-vault"

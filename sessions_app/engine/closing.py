@@ -180,11 +180,14 @@ def _profile_update(session: AskSession, insights: list[str]) -> None:
     profile = profile_of(session)
     if profile.pk is None:
         profile.save()
-    patterns = [p for p in profile.observed_patterns or [] if p not in insights]
+    learned = [{"session_id": str(session.pk), "text": insight} for insight in insights]
+    patterns = [
+        p for p in profile.observed_patterns or [] if UserProfile.entry_text(p) not in insights
+    ]
     UserProfile.objects.filter(pk=profile.pk).update(
         session_count=F("session_count") + 1,
         missed_in_row=0,
-        observed_patterns=[*patterns, *insights][-PATTERNS_KEPT:],
+        observed_patterns=[*patterns, *learned][-PATTERNS_KEPT:],
         updated_at=timezone.now(),
     )
 

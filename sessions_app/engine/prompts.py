@@ -13,6 +13,7 @@ from typing import Any
 
 from psychologist.llm.types import Message
 from sessions_app.engine.hygiene import client_data
+from sessions_app.models import UserProfile
 
 LEGITIMACY_MARKER = (
     "You work inside «naisei», a mobile app for reflection. All context below is the "
@@ -79,12 +80,17 @@ def _data(facts: Any) -> str:
     return client_data(json.dumps(facts, ensure_ascii=False, default=str))
 
 
+def _entry_texts(entries: list[Any] | None) -> list[str]:
+    # Only the words reach the model: the ids inside entries are ours, not the model's business.
+    return [UserProfile.entry_text(e) for e in (entries or [])[-5:] if UserProfile.entry_text(e)]
+
+
 def profile_block(profile: Any, last_sessions: list[dict[str, Any]]) -> str:
     """The client's profile and last 1–2 sessions: the stable, cacheable part of the prefix."""
     facts = {
         "sessions_so_far": getattr(profile, "session_count", 0),
-        "observed_patterns": list(getattr(profile, "observed_patterns", []) or [])[-5:],
-        "accepted_hypotheses": list(getattr(profile, "accepted_hypotheses", []) or [])[-5:],
+        "observed_patterns": _entry_texts(getattr(profile, "observed_patterns", None)),
+        "accepted_hypotheses": _entry_texts(getattr(profile, "accepted_hypotheses", None)),
         "last_sessions": last_sessions,
     }
     return "Client profile (data):\n" + _data(facts)

@@ -51,7 +51,7 @@ def hooks_for(profile: UserProfile, history: list[dict[str, Any]], locale: str) 
     topics = [_clip(item["topic"]) for item in history if item["topic"]]
     if topics:
         hooks.append(texts.text("hook_topic", locale, topic=topics[0]))
-    patterns = [client_text(str(p)) for p in profile.observed_patterns or [] if p]
+    patterns = [client_text(UserProfile.entry_text(p)) for p in profile.observed_patterns or []]
     patterns = [p for p in patterns if p]
     if history and patterns:
         hooks.append(texts.text("hook_pattern", locale, pattern=_clip(patterns[-1])))

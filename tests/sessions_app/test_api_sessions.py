@@ -396,7 +396,7 @@ def test_delete_enqueues_the_anonymisation_task_in_the_same_transaction(alice, a
     ]
 
 
-def test_anonymisation_leaves_the_event_log_untouched_and_runs_twice_safely(alice):
+def test_anonymisation_keeps_every_event_in_order_and_runs_twice_safely(alice):
     from sessions_app import services
 
     session = factories.AskSessionFactory(user=alice, session_title="Private title")

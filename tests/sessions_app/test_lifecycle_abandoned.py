@@ -1,0 +1,303 @@
+"""The abandoned-session job (SPEC §7, seed session-design §5), with a frozen clock."""
+
+from __future__ import annotations
+
+import re
+import threading
+import zoneinfo
+from datetime import UTC, datetime, time, timedelta
+
+import pytest
+import time_machine
+from django.core.management import call_command
+from django.db import connections
+
+from psychologist.llm.types import LLMUnavailable
+from psychologist.models import AnalysisRequest, LLMCall
+from sessions_app import lifecycle
+from sessions_app.models import AskSession, Notification, SessionEvent, UserProfile
+from tests import factories
+from tests.sessions_app.lifecycle_support import idle_session
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime(2026, 3, 10, 14, 0, tzinfo=UTC)
+PAIRS = [
+    ("What happened at work this week?", "My manager criticised my report in front of everyone"),
+    ("How did you feel afterwards?", "Ashamed, and I kept replaying it all evening"),
+    ("What would you tell a friend in that spot?", "That one report does not define them"),
+]
+
+
+@pytest.fixture
+def clock():
+    with time_machine.travel(NOW, tick=False) as traveller:
+        yield traveller
+
+
+def closed_abnormally(session: AskSession) -> list[SessionEvent]:
+    return list(session.events.filter(type="session.closed_abnormally"))
+
+
+def test_a_session_idle_19h59m_is_untouched_and_one_idle_20h01m_is_closed_as_completed_partial(
+    clock, alice, charlie
+):
+    fresh = idle_session(alice, last_activity_at=NOW - timedelta(hours=19, minutes=59), pairs=PAIRS)
+    stale = idle_session(
+        charlie, last_activity_at=NOW - timedelta(hours=20, minutes=1), pairs=PAIRS
+    )
+
+    report = lifecycle.sessions_abandoned_close()
+
+    assert report.counts["closed"] == 1
+    fresh.refresh_from_db()
+    assert (fresh.status, fresh.session_summary, fresh.ended_at) == ("active", "", None)
+    assert closed_abnormally(fresh) == []
+    stale.refresh_from_db()
+    assert stale.status == AskSession.Status.COMPLETED_PARTIAL
+    assert stale.termination_reason == AskSession.TerminationReason.ABANDONED_TIMEOUT
+    assert stale.ended_at == NOW
+    # A partial summary of what was answered, in the client's words where they fit.
+    assert stale.session_summary.startswith("Unfinished session.")
+    assert "3 answers" in stale.session_summary
+    assert "one report does not define them" in stale.session_summary
+    assert stale.key_insights
+    assert stale.cbt_techniques_used
+    [event] = closed_abnormally(stale)
+    assert event.payload["reason"] == "abandoned_timeout"
+    assert event.payload["answered"] == 3
+    assert event.payload["summary_source"] == "llm"
+    assert AnalysisRequest.objects.filter(session=stale, triggered_by="auto").count() == 1
+    assert AnalysisRequest.objects.filter(session=fresh).count() == 0
+
+
+def test_the_analysis_is_queued_in_the_transaction_that_closes_the_session(
+    clock, alice, monkeypatch
+):
+    from django_q.conf import Conf
+    from django_q.models import OrmQ
+
+    monkeypatch.setattr(Conf, "SYNC", False)  # queue it as production does, don't run it
+    session = idle_session(alice, last_activity_at=NOW - timedelta(hours=21), pairs=PAIRS)
+    lifecycle.sessions_abandoned_close()
+    request = AnalysisRequest.objects.get(session=session)
+    queued = [(task.task["func"], task.task["args"]) for task in OrmQ.objects.all()]
+    assert queued == [("psychologist.tasks.analysis_run", (request.pk,))]
+
+
+def test_running_the_job_twice_closes_the_session_once(clock, alice):
+    session = idle_session(alice, last_activity_at=NOW - timedelta(hours=30), pairs=PAIRS)
+
+    first = lifecycle.sessions_abandoned_close()
+    clock.shift(timedelta(minutes=15))
+    second = lifecycle.sessions_abandoned_close()
+
+    assert (first.counts["closed"], second.counts["closed"]) == (1, 0)
+    assert len(closed_abnormally(session)) == 1
+    assert AnalysisRequest.objects.filter(session=session).count() == 1
+    assert Notification.objects.filter(user=alice, kind="resume_session").count() == 1
+    assert UserProfile.objects.get(user=alice).session_count == 1
+    session.refresh_from_db()
+    assert session.ended_at == NOW
+
+
+def test_closing_one_session_twice_by_hand_is_refused_the_second_time(clock, alice):
+    session = idle_session(alice, last_activity_at=NOW - timedelta(hours=30), pairs=PAIRS)
+    assert lifecycle.session_abandon(session_id=session.pk, now=NOW) is not None
+    assert lifecycle.session_abandon(session_id=session.pk, now=NOW) is None
+    assert len(closed_abnormally(session)) == 1
+
+
+@pytest.mark.parametrize("zone", ["America/New_York", "Asia/Tokyo", "Europe/Berlin"])
+def test_the_reminder_lands_the_next_day_within_30_minutes_of_the_clients_usual_time(zone):
+    tz = zoneinfo.ZoneInfo(zone)
+    client = factories.ClientFactory()
+    factories.UserProfileFactory(user=client, time_zone=zone)
+    # Earlier sessions ended at 19:10, 19:40 and 18:50 local time; this one at 19:20: 19:15.
+    for days_ago, at in ((9, time(19, 10)), (6, time(19, 40)), (3, time(18, 50))):
+        moment = datetime.combine(datetime(2026, 3, 9).date(), at, tz) - timedelta(days=days_ago)
+        factories.AskSessionFactory(user=client, created_at=moment, last_activity_at=moment)
+    left_at = datetime(2026, 3, 9, 19, 20, tzinfo=tz)
+    session = idle_session(client, last_activity_at=left_at, pairs=PAIRS[:1])
+    now = left_at + timedelta(hours=20, minutes=1)
+
+    with time_machine.travel(now, tick=False):
+        lifecycle.sessions_abandoned_close()
+
+    reminder = Notification.objects.get(user=client, kind="resume_session")
+    assert reminder.session == session
+    assert reminder.payload["title"] == "We didn't finish last time. Shall we come back?"
+    assert reminder.sent_at is None
+    local = reminder.scheduled_for.astimezone(tz)
+    assert local.date() == now.astimezone(tz).date() + timedelta(days=1)
+    usual = datetime.combine(local.date(), time(19, 15), tz)
+    assert abs(local - usual) <= timedelta(minutes=30)
+    profile = UserProfile.objects.get(user=client)
+    assert profile.typical_activity_time == time(19, 15)
+    assert profile.session_count == 1
+
+
+def test_a_russian_speaking_client_is_asked_back_in_russian(clock, alice):
+    idle_session(alice, last_activity_at=NOW - timedelta(hours=25), locale="ru")
+    lifecycle.sessions_abandoned_close()
+    reminder = Notification.objects.get(user=alice, kind="resume_session")
+    assert reminder.payload["title"] == "Мы не успели закончить в прошлый раз. Вернёмся?"
+
+
+def test_the_usual_time_is_a_circular_mean_so_late_nights_and_early_mornings_meet_at_midnight():
+    utc = zoneinfo.ZoneInfo("UTC")
+    moments = [datetime(2026, 3, d, h, m, tzinfo=UTC) for d, h, m in ((1, 23, 50), (2, 0, 10))]
+    assert lifecycle.typical_local_time(moments, utc) == time(0, 0)
+    evening = [datetime(2026, 3, d, 18, 0, tzinfo=UTC) for d in (1, 2)]
+    assert lifecycle.typical_local_time(evening, zoneinfo.ZoneInfo("Asia/Tokyo")) == time(3, 0)
+    assert lifecycle.typical_local_time([], utc) is None
+
+
+def test_when_the_summarizer_fails_an_extractive_summary_keeps_the_first_and_last_answers(
+    clock, alice, monkeypatch
+):
+    def unavailable(*, request):
+        raise LLMUnavailable("the provider is down")
+
+    monkeypatch.setattr(lifecycle, "complete", unavailable)
+    pairs = [(f"Question {n}?", f"answer number {n} " + "words " * 30) for n in range(1, 13)]
+    session = idle_session(alice, last_activity_at=NOW - timedelta(hours=21), pairs=pairs)
+
+    lifecycle.sessions_abandoned_close()
+
+    session.refresh_from_db()
+    assert session.status == AskSession.Status.COMPLETED_PARTIAL
+    assert len(session.session_summary) <= 1000
+    assert session.session_summary.startswith("Unfinished session. 12 answered.")
+    assert "answer number 1 " in session.session_summary
+    assert "answer number 12 " in session.session_summary
+    assert closed_abnormally(session)[0].payload["summary_source"] == "extractive"
+
+
+def test_the_summarizer_gets_the_answered_pairs_and_an_opaque_user_id(clock, alice, monkeypatch):
+    seen = []
+    monkeypatch.setattr(lifecycle, "complete", lambda *, request: seen.append(request) or _boom())
+    idle_session(alice, last_activity_at=NOW - timedelta(hours=21), pairs=PAIRS)
+    lifecycle.sessions_abandoned_close()
+    [request] = seen
+    assert request.agent == "summarizer"
+    assert request.tool_choice == "summary_output"
+    assert request.context["pairs"][2] == {"question": PAIRS[2][0], "answer": PAIRS[2][1]}
+    assert "1. What happened at work this week? → My manager" in request.messages[0].content
+    assert "alice" not in repr(request)
+    assert re.fullmatch(r"[0-9a-f]{24}", request.opaque_user_id)
+    assert request.opaque_user_id != lifecycle.opaque_user_id(alice.pk + 1)
+
+
+def _boom():
+    raise LLMUnavailable("down")
+
+
+def test_the_summary_is_metered_as_a_summarizer_call_of_the_session(clock, alice):
+    session = idle_session(alice, last_activity_at=NOW - timedelta(hours=21), pairs=PAIRS)
+    lifecycle.sessions_abandoned_close()
+    assert LLMCall.objects.filter(session=session, agent="summarizer", ok=True).count() == 1
+
+
+def test_a_session_with_nothing_answered_closes_without_asking_a_model(clock, alice):
+    session = idle_session(alice, last_activity_at=NOW - timedelta(hours=21))
+    lifecycle.sessions_abandoned_close()
+    session.refresh_from_db()
+    assert session.status == AskSession.Status.COMPLETED_PARTIAL
+    assert session.session_summary == "Unfinished session. 0 answered."
+    assert LLMCall.objects.count() == 0
+
+
+def test_a_summary_the_closing_stage_already_wrote_is_kept(clock, alice):
+    session = idle_session(
+        alice,
+        last_activity_at=NOW - timedelta(hours=21),
+        pairs=PAIRS,
+        phase="closing",
+        session_summary="The whole-session summary from the closing stage.",
+    )
+    lifecycle.sessions_abandoned_close()
+    session.refresh_from_db()
+    assert session.session_summary == "The whole-session summary from the closing stage."
+    assert LLMCall.objects.count() == 0
+
+
+def test_a_client_who_comes_back_while_the_summary_is_written_keeps_the_session_open(
+    clock, alice, monkeypatch
+):
+    session = idle_session(alice, last_activity_at=NOW - timedelta(hours=21), pairs=PAIRS)
+    compose = lifecycle.partial_summary_compose
+
+    def client_returns(target):
+        AskSession.objects.filter(pk=target.pk).update(last_activity_at=NOW)
+        return compose(target)
+
+    monkeypatch.setattr(lifecycle, "partial_summary_compose", client_returns)
+    report = lifecycle.sessions_abandoned_close()
+    assert report.counts == {"closed": 0, "reminders": 0, "skipped": 1, "failed": 0}
+    session.refresh_from_db()
+    assert session.status == AskSession.Status.ACTIVE
+    assert closed_abnormally(session) == []
+
+
+def test_one_failing_session_does_not_stop_the_others_and_its_log_line_quotes_no_words(
+    clock, alice, charlie, monkeypatch, caplog
+):
+    bad = idle_session(alice, last_activity_at=NOW - timedelta(hours=22), pairs=PAIRS)
+    good = idle_session(charlie, last_activity_at=NOW - timedelta(hours=21), pairs=PAIRS)
+    compose = lifecycle.partial_summary_compose
+
+    def fails_for_bad(target):
+        if target.pk == bad.pk:  # database errors can quote the refused row: the client's words
+            raise RuntimeError(f"Failing row contains ({PAIRS[0][1]})")
+        return compose(target)
+
+    monkeypatch.setattr(lifecycle, "partial_summary_compose", fails_for_bad)
+    report = lifecycle.sessions_abandoned_close()
+    assert (report.counts["closed"], report.counts["failed"]) == (1, 1)
+    good.refresh_from_db()
+    assert good.status == AskSession.Status.COMPLETED_PARTIAL
+    assert f"abandon failed session={bad.pk} error=RuntimeError" in caplog.text
+    assert PAIRS[0][1] not in caplog.text
+
+
+def test_the_command_runs_the_job_once_and_prints_a_summary_line(clock, alice, capsys):
+    idle_session(alice, last_activity_at=NOW - timedelta(hours=21), pairs=PAIRS)
+    call_command("run_job", "abandoned")
+    assert capsys.readouterr().out.strip() == (
+        "abandoned: closed 1 abandoned sessions, 1 reminders scheduled (0 skipped, 0 failed)"
+    )
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_runs_close_each_abandoned_session_once():
+    with time_machine.travel(NOW, tick=False):
+        sessions = [
+            idle_session(factories.ClientFactory(), last_activity_at=NOW - timedelta(hours=h))
+            for h in range(21, 27)
+        ]
+        barrier = threading.Barrier(2)
+        reports, errors = [], []
+
+        def run() -> None:
+            try:
+                barrier.wait()
+                reports.append(lifecycle.sessions_abandoned_close())
+            except BaseException as exc:  # surfaced below
+                errors.append(exc)
+            finally:
+                connections.close_all()
+
+        threads = [threading.Thread(target=run) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    assert errors == []
+    assert sum(report.counts["closed"] for report in reports) == len(sessions)
+    for session in sessions:
+        assert len(closed_abnormally(session)) == 1
+        assert AnalysisRequest.objects.filter(session=session).count() == 1
+    assert Notification.objects.filter(kind="resume_session").count() == len(sessions)

@@ -50,7 +50,7 @@ def test_accepting_a_client_hypothesis_records_who_and_adds_it_to_the_profile(pr
     [entry] = UserProfile.objects.get(user=hypothesis.session.user).accepted_hypotheses
     assert entry["hypothesis"] == hypothesis.pk
     assert (entry["statement"], entry["confidence"]) == ("Avoids conflict at work.", 72)
-    assert entry["session"] == str(hypothesis.session_id)
+    assert entry["session_id"] == str(hypothesis.session_id)
 
 
 def test_accepting_a_hypothesis_about_an_agent_leaves_the_clients_profile_alone(alice, bob):

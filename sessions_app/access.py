@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Q
 
 from sessions_app.errors import ApplicationError
-from sessions_app.models import AskSession, CaseloadAssignment
+from sessions_app.models import AskSession, CaseloadAssignment, SandboxSession
 from sessions_app.privacy import CLIENT_MAX_PRIVACY, STAFF_MAX_PRIVACY, Privacy
 from sessions_app.roles import Role, role_of
 
@@ -30,6 +30,9 @@ class SessionAction(StrEnum):
     # live session would redirect the client's next answer, so counselors who watch may not;
     # the owner (through the API) and ops may.
     CONTINUE_FROM = "continue from a message of"
+    # Answering, free text, End/Continue, one last thing: the client's own moves. In the API
+    # only the owner makes them; on the pages only the counselor playing a sandbox session.
+    PLAY = "play the client of"
 
 
 _ACTION_ROLES: dict[SessionAction, frozenset[Role]] = {
@@ -39,7 +42,13 @@ _ACTION_ROLES: dict[SessionAction, frozenset[Role]] = {
     SessionAction.GRAPH: frozenset({Role.CLIENT, Role.COUNSELOR, Role.SERVICE}),
     SessionAction.ANALYSE: frozenset({Role.COUNSELOR, Role.OPS}),
     SessionAction.CONTINUE_FROM: frozenset({Role.CLIENT, Role.OPS}),
+    SessionAction.PLAY: frozenset({Role.CLIENT}),
 }
+
+# What the counselor who started a sandbox session may do to it beyond reading: it plays the
+# test client, so it steers the session like an owner. Nobody else gains anything: a sandbox
+# session is a test, and §1 stays as it is for every real client's session.
+SANDBOX_PLAYER_ACTIONS = frozenset({SessionAction.PLAY, SessionAction.CONTINUE_FROM})
 
 # The browser pages are the staff's (SPEC §1: clients and services come in through REST).
 PAGE_ROLES = frozenset({Role.COUNSELOR, Role.OPS})
@@ -63,7 +72,7 @@ def max_privacy_for(user: Any) -> Privacy:
 def _counselor_scope(user: Any) -> Q:
     # A subquery rather than a join: no duplicate rows, and the list stays one query.
     caseload = CaseloadAssignment.objects.filter(counselor=user).values("client_id")
-    return Q(user_id__in=caseload) | Q(handoff_counselor=user)
+    return Q(user_id__in=caseload) | Q(handoff_counselor=user) | Q(sandbox__counselor=user)
 
 
 def sessions_visible_to(user: Any, *, include_deleted: bool = False) -> Any:
@@ -87,10 +96,29 @@ def _may_read(user: Any, role: Role | None, session: AskSession) -> bool:
     if role is Role.CLIENT:
         return session.user_id == user.pk
     if role is Role.COUNSELOR:
-        return session.handoff_counselor_id == user.pk or (
-            CaseloadAssignment.objects.filter(counselor=user, client_id=session.user_id).exists()
+        return (
+            session.handoff_counselor_id == user.pk
+            or CaseloadAssignment.objects.filter(counselor=user, client_id=session.user_id).exists()
+            or sandbox_player(user, session)
         )
     return False
+
+
+def sandbox_of(session: AskSession) -> SandboxSession | None:
+    """The session's sandbox row, or None for a real client's session (cached on the instance
+    either way, so asking twice costs one query at most)."""
+    try:
+        return session.sandbox
+    except SandboxSession.DoesNotExist:
+        return None
+
+
+def sandbox_player(user: Any, session: AskSession) -> bool:
+    """Whether `user` started `session` in the sandbox (and so plays its test client)."""
+    if user is None or not user.is_authenticated:
+        return False
+    sandbox = sandbox_of(session)
+    return sandbox is not None and sandbox.counselor_id == user.pk
 
 
 def session_for(user: Any, session_id: Any, *, write: bool = False) -> AskSession:
@@ -106,7 +134,8 @@ def session_for(user: Any, session_id: Any, *, write: bool = False) -> AskSessio
     except ValueError:
         raise not_found() from None
     role = role_of(user)
-    session = AskSession.objects.select_related("user").filter(pk=pk).first()
+    # The sandbox row comes along: whether the caller plays the session is asked next.
+    session = AskSession.objects.select_related("user", "sandbox").filter(pk=pk).first()
     if session is None or role is None:
         raise not_found()
     if not _may_read(user, role, session):
@@ -120,6 +149,13 @@ def session_for(user: Any, session_id: Any, *, write: bool = False) -> AskSessio
 
 def session_allows(user: Any, action: SessionAction) -> bool:
     return role_of(user) in _ACTION_ROLES[action]
+
+
+def session_may(user: Any, session: AskSession, action: SessionAction) -> bool:
+    """`action` on a session `user` can already see: by role, or as its sandbox player."""
+    if session_allows(user, action):
+        return True
+    return action in SANDBOX_PLAYER_ACTIONS and sandbox_player(user, session)
 
 
 def session_require(user: Any, session: AskSession, action: SessionAction) -> None:

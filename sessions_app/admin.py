@@ -25,6 +25,7 @@ from sessions_app.models import (
     FlowGuard,
     FlowStep,
     Notification,
+    SandboxSession,
     SessionEvent,
     UserProfile,
     Workline,
@@ -379,3 +380,31 @@ class FlowGuardAdmin(admin.ModelAdmin):
     list_display = ("code", "step", "trigger_slot", "trigger_value", "required_slots")
     list_select_related = ("step__flow",)
     search_fields = ("code", "step__code", "step__flow__code")
+
+
+@admin.register(SandboxSession)
+class SandboxSessionAdmin(admin.ModelAdmin):
+    """The sandbox's test sessions: read-only (the sandbox page starts them); a counselor sees
+    its own, ops every one."""
+
+    list_display = ("session", "counselor", "provider", "script_position", "created_at")
+    list_filter = ("provider",)
+    list_select_related = ("session", "counselor")
+    readonly_fields = (
+        "session",
+        "counselor",
+        "provider",
+        "script",
+        "script_position",
+        "created_at",
+    )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SandboxSession]:
+        queryset = super().get_queryset(request)
+        return queryset if _sees_everything(request) else queryset.filter(counselor=request.user)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 
 from sessions_app.access import pages_allowed
+from sessions_app.engine.flow_files import BUILTIN_FLOWS
+from sessions_app.engine.flows import SESSION_FLOW
+from sessions_app.errors import ApplicationError
+from sessions_app.models import AgentKey, AgentOrigin, AskAgent, CbtFocus, Flow, SandboxProvider
+from sessions_app.sandbox import anthropic_available, script_parse
 
 
 class StaffAuthenticationForm(AuthenticationForm):
@@ -20,3 +26,86 @@ class StaffAuthenticationForm(AuthenticationForm):
         super().confirm_login_allowed(user)
         if not pages_allowed(user):
             raise self.get_invalid_login_error()
+
+
+AGENT_TEMPLATE_PREFIX = "agent:"
+
+
+def _agent_choices() -> list[tuple[str, str]]:
+    builtin = [(key, label) for key, label in AgentKey.choices if key != AgentKey.CUSTOM_ROLE]
+    # A test client may use templates (and the built-in defaults), never someone's own agent.
+    templates = AskAgent.objects.filter(origin=AgentOrigin.ORG_TEMPLATE).order_by("name")
+    return builtin + [(f"{AGENT_TEMPLATE_PREFIX}{a.pk}", f"Template: {a.name}") for a in templates]
+
+
+def _flow_choices() -> list[tuple[str, str]]:
+    stored = {flow.code: f"{flow.name} ({flow.code})" for flow in Flow.objects.order_by("code")}
+    # The built-in flows are always offered: the engine reinstalls one that is missing.
+    return [(code, stored.get(code, code)) for code in sorted({*BUILTIN_FLOWS, *stored})]
+
+
+class SandboxStartForm(forms.Form):
+    """What the counselor's test session is: agent, flow, focus, locale, who the test client
+    pretends to be, and which provider answers."""
+
+    agent = forms.ChoiceField(label="Agent")
+    flow = forms.ChoiceField(label="Flow", initial=SESSION_FLOW)
+    cbt_focus = forms.ChoiceField(
+        label="CBT focus",
+        required=False,
+        choices=[("", "Let the engine choose"), *CbtFocus.choices],
+    )
+    locale = forms.ChoiceField(label="Locale", choices=[("en", "English"), ("ru", "Русский")])
+    is_minor = forms.BooleanField(
+        label="The test client is a minor (activates require_guardian_consent)", required=False
+    )
+    provider = forms.ChoiceField(label="LLM provider", widget=forms.RadioSelect)
+    script = forms.CharField(
+        label="Script (JSON)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false"}),
+        help_text="For the scripted provider: a list of recordings or a scenario file.",
+    )
+    script_file = forms.FileField(label="…or upload it", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["agent"].choices = _agent_choices()
+        self.fields["flow"].choices = _flow_choices()
+        providers = [
+            (value, label)
+            for value, label in SandboxProvider.choices
+            if value != SandboxProvider.ANTHROPIC or anthropic_available()
+        ]
+        self.fields["provider"].choices = providers
+        self.fields["provider"].initial = SandboxProvider.OFFLINE
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("script_file")
+        raw = upload.read().decode("utf-8", "replace") if upload else data.get("script", "")
+        data["recordings"] = []
+        if data.get("provider") == SandboxProvider.SCRIPTED:
+            if not raw.strip():
+                self.add_error("script", "The scripted provider needs a script.")
+                return data
+            try:
+                data["recordings"] = script_parse(raw)
+            except ApplicationError as exc:
+                self.add_error("script", exc.detail)
+        return data
+
+    def start_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        agent = data["agent"]
+        template = agent.startswith(AGENT_TEMPLATE_PREFIX)
+        return {
+            "agent_key": None if template else agent,
+            "custom_agent_id": int(agent.removeprefix(AGENT_TEMPLATE_PREFIX)) if template else None,
+            "flow": data["flow"],
+            "cbt_focus": data["cbt_focus"],
+            "locale": data["locale"],
+            "is_minor": data["is_minor"],
+            "provider": data["provider"],
+            "script": data["recordings"],
+        }

@@ -690,6 +690,15 @@ class UserProfile(models.Model):
     )
     vault_export_consent = models.BooleanField(default=False)
     vault_export_consented_at = models.DateTimeField(null=True, blank=True)
+    # Set only on a sandbox test client: the counselor it belongs to (one per counselor). Such
+    # a user has no usable password and no token, so only the sandbox ever acts as it.
+    sandbox_counselor = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="sandbox_client_profile",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -885,3 +894,40 @@ class FlowGuard(models.Model):
 
     def __str__(self) -> str:
         return self.code
+
+
+class SandboxProvider(models.TextChoices):
+    OFFLINE = "offline", "Offline engine"
+    ANTHROPIC = "anthropic", "Anthropic"
+    SCRIPTED = "scripted", "Scripted"
+
+
+class SandboxSession(models.Model):
+    """A test session a counselor plays in the sandbox (SPEC §8): who plays it and which
+    provider answers it. Its existence is what makes a session a sandbox session."""
+
+    Provider = SandboxProvider
+
+    session = models.OneToOneField(
+        AskSession, primary_key=True, on_delete=models.CASCADE, related_name="sandbox"
+    )
+    counselor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sandbox_sessions"
+    )
+    provider = models.CharField(max_length=10, choices=Provider.choices, default=Provider.OFFLINE)
+    # The scripted provider's recordings and how many of them earlier turns consumed: a turn
+    # replays from `script_position`, so a script runs across requests in order.
+    script = models.JSONField(default=list, blank=True)
+    script_position = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["counselor", "-created_at"], name="sandbox_counselor_idx"),
+        ]
+        constraints = [
+            in_choices("provider", SandboxProvider, "sandbox_provider_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Sandbox session {self.session_id} of {self.counselor}"

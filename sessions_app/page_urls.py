@@ -16,4 +16,20 @@ urlpatterns = [
         views.session_continue_from,
         name="session-continue-from",
     ),
+    path(
+        "sessions/<uuid:session_id>/worklines/<int:workline_id>/activate/",
+        views.session_workline_activate,
+        name="session-workline-activate",
+    ),
+    path("sandbox/", views.sandbox_home, name="sandbox"),
+    path("sandbox/start/", views.sandbox_start, name="sandbox-start"),
+    path("sandbox/<uuid:session_id>/answer/", views.sandbox_answer, name="sandbox-answer"),
+    path("sandbox/<uuid:session_id>/message/", views.sandbox_message, name="sandbox-message"),
+    path("sandbox/<uuid:session_id>/continue/", views.sandbox_continue, name="sandbox-continue"),
+    path("sandbox/<uuid:session_id>/end/", views.sandbox_end, name="sandbox-end"),
+    path(
+        "sandbox/<uuid:session_id>/last-thing/",
+        views.sandbox_last_thing,
+        name="sandbox-last-thing",
+    ),
 ]

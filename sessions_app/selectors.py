@@ -10,9 +10,11 @@ from typing import Any
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from sessions_app.access import sessions_visible_to
+from psychologist.models import LLMCall
+from sessions_app.access import sandbox_of, sessions_visible_to
 from sessions_app.engine import graph
 from sessions_app.engine.graph import session_messages, workline_path
+from sessions_app.engine.state import session_state, thread_state
 from sessions_app.errors import ApplicationError
 from sessions_app.models import (
     AskMessage,
@@ -20,6 +22,7 @@ from sessions_app.models import (
     CaseloadAssignment,
     Notification,
     RiskLevel,
+    SandboxSession,
     UserProfile,
 )
 from sessions_app.privacy import STAFF_MAX_PRIVACY
@@ -222,14 +225,60 @@ class SessionPage:
     events: list[dict[str, Any]]
     last_seq: int
     mood: str | None
+    # The engine's side, for the state panel (SPEC §8 sandbox; staff only).
+    state: dict[str, Any]
+    thread: dict[str, Any]
+    blocked: dict[int, list[dict[str, Any]]]
+    narration: dict[int, list[dict[str, Any]]]
+    llm_calls: list[LLMCall]
+    llm_totals: dict[str, int]
+    sandbox: SandboxSession | None
+
+
+def blocked_by_message(events: list[Any]) -> dict[int, list[dict[str, Any]]]:
+    """`validation.blocked` events by the message whose move they refused.
+
+    A move is validated right after the message that carried it is recorded (the Analyst's
+    analysis, or the client's answer to a slot card), in the same unit of work, so the message
+    is the one named by the nearest earlier event that names a message.
+    """
+    found: dict[int, list[dict[str, Any]]] = {}
+    last_message: int | None = None
+    for event in events:
+        if event.type == "validation.blocked" and last_message is not None:
+            found.setdefault(last_message, []).append({"id": event.pk, **event.payload})
+        elif isinstance(event.payload.get("message_id"), int):
+            last_message = event.payload["message_id"]
+    return found
+
+
+def narration_by_analysis(messages: list[AskMessage]) -> dict[int, list[dict[str, Any]]]:
+    """The Narrator's cards of each batch, by the Analyst's analysis they rephrase."""
+    return {
+        m.parent_id: m.payload["cards"]
+        for m in messages
+        if m.parent_id is not None and isinstance(m.payload.get("cards"), list)
+    }
+
+
+def llm_calls(session: AskSession) -> tuple[list[LLMCall], dict[str, int]]:
+    calls = list(LLMCall.objects.filter(session=session).order_by("created_at", "id"))
+    totals = {
+        "input_tokens": sum(c.input_tokens for c in calls),
+        "output_tokens": sum(c.output_tokens for c in calls),
+        "cost_micro_usd": sum(c.cost_micro_usd for c in calls),
+    }
+    return calls, totals
 
 
 def session_page(session: AskSession) -> SessionPage:
     """Every projection the session page shows, read at one moment."""
     workline = session.active_workline
-    timeline = graph.workline_path(workline) if workline is not None else []
+    messages = graph.session_messages(session)
+    timeline = graph.workline_path(workline, messages=messages) if workline is not None else []
     worklines = graph.worklines_index(session)
     events = list(session.events.order_by("seq"))
+    calls, totals = llm_calls(session)
     return SessionPage(
         session=session,
         timeline=timeline,
@@ -242,6 +291,22 @@ def session_page(session: AskSession) -> SessionPage:
         events=[event_view(event, STAFF_MAX_PRIVACY) for event in events],
         last_seq=events[-1].seq if events else 0,
         mood=latest_mood(session),
+        state=session_state(session),
+        thread=thread_state(session),
+        blocked=blocked_by_message(events),
+        narration=narration_by_analysis(list(messages.values())),
+        llm_calls=calls,
+        llm_totals=totals,
+        sandbox=sandbox_of(session),
+    )
+
+
+def sandbox_sessions(*, counselor: Any) -> QuerySet[SandboxSession]:
+    """The sandbox sessions `counselor` started, newest first."""
+    return (
+        SandboxSession.objects.filter(counselor=counselor, session__is_deleted=False)
+        .select_related("session")
+        .order_by("-created_at")[:HOME_LIST_LIMIT]
     )
 
 

@@ -197,6 +197,8 @@ def session_create(
     active_agent_key: str | None = None,
     custom_agent_id: int | None = None,
     agent_origin: str | None = None,
+    cbt_focus: str = "",
+    flow: str | None = None,
 ) -> AskSession:
     """Create and start a session for `owner`; at most one active session per client."""
     agent, origin, key, snapshot = _agent_resolve(
@@ -212,6 +214,7 @@ def session_create(
         custom_agent=agent,
         agent_origin=origin,
         agent_snapshot=snapshot,
+        cbt_focus=cbt_focus,
         status=AskSession.Status.ACTIVE,
     )
     # The partial unique index decides, not a prior SELECT: of concurrent creates exactly one
@@ -231,7 +234,7 @@ def session_create(
     # Creating is starting (SPEC §9): the opening needs no model, so it commits with the row.
     from sessions_app.engine.start import session_start
 
-    return session_start(session=session)
+    return session_start(session=session, flow=flow)
 
 
 def _create_conflict(dify_conversation_id: uuid.UUID | None) -> ApplicationError:

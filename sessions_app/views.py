@@ -15,20 +15,23 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from sessions_app import realtime, selectors
+from sessions_app import realtime, sandbox, selectors
 from sessions_app.access import (
     SessionAction,
     pages_allowed,
-    session_allows,
     session_for,
+    session_may,
 )
 from sessions_app.engine import graph
+from sessions_app.engine import services as engine
 from sessions_app.errors import ApplicationError
-from sessions_app.models import AskMessage, AskSession
+from sessions_app.forms import SandboxStartForm
+from sessions_app.models import AskMessage, AskSession, Workline
 from sessions_app.roles import Role, role_of
 
 HOME = "sessions_app/home.html"
 SESSION = "sessions_app/session_detail.html"
+SANDBOX = "sessions_app/sandbox.html"
 
 
 def staff_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -77,9 +80,28 @@ def _session_context(request: HttpRequest, session: AskSession) -> dict[str, Any
         "page": selectors.session_page(session),
         "highlight": int(highlight) if highlight.isascii() and highlight.isdigit() else None,
         "view": "tree" if request.GET.get("view") == "tree" else "timeline",
-        "may_continue": session_allows(request.user, SessionAction.CONTINUE_FROM)
+        "may_continue": session_may(request.user, session, SessionAction.CONTINUE_FROM)
+        and not session.is_deleted,
+        "may_play": session_may(request.user, session, SessionAction.PLAY)
         and not session.is_deleted,
     }
+
+
+def _canvas(request: HttpRequest, session: AskSession) -> HttpResponse:
+    """After a change: the canvas for HTMX, the page itself otherwise."""
+    if request.htmx:
+        session.refresh_from_db()  # the services changed the row under this instance
+        return render(request, f"{SESSION}#canvas", _session_context(request, session))
+    return redirect("pages:session", session_id=session.pk)
+
+
+def _engine_error(request: HttpRequest, session: AskSession, exc: ApplicationError) -> HttpResponse:
+    """An `ApplicationError` as the error fragment ({code, detail}) in the page's flash slot."""
+    if not request.htmx:
+        messages.error(request, f"{exc.code}: {exc.detail}")
+        return redirect("pages:session", session_id=session.pk)
+    response = render(request, f"{SESSION}#flash", {"error": exc}, status=exc.status)
+    return reswap(retarget(response, "#flash"), "innerHTML")
 
 
 @require_GET
@@ -94,7 +116,7 @@ def session_detail(request: HttpRequest, session_id: Any) -> HttpResponse:
 @staff_page
 def session_continue_from(request: HttpRequest, session_id: Any) -> HttpResponse:
     session = _session(request.user, session_id, write=True)
-    if not session_allows(request.user, SessionAction.CONTINUE_FROM):
+    if not session_may(request.user, session, SessionAction.CONTINUE_FROM):
         raise PermissionDenied("Watching is read-only: your role may not move this session.")
     raw = request.POST.get("message_id", "")
     message = AskMessage.objects.filter(session=session, pk=raw if raw.isdigit() else 0).first()
@@ -103,11 +125,107 @@ def session_continue_from(request: HttpRequest, session_id: Any) -> HttpResponse
     try:
         graph.message_fork(session=session, from_message=message, by=request.user)
     except ApplicationError as exc:
-        if not request.htmx:
-            messages.error(request, exc.detail)
+        return _engine_error(request, session, exc)
+    return _canvas(request, session)
+
+
+@require_POST
+@staff_page
+def session_workline_activate(
+    request: HttpRequest, session_id: Any, workline_id: int
+) -> HttpResponse:
+    session = _session(request.user, session_id, write=True)
+    # Switching the focus moves where the next message goes: steering, like continue-from.
+    if not session_may(request.user, session, SessionAction.CONTINUE_FROM):
+        raise PermissionDenied("Watching is read-only: your role may not move this session.")
+    workline = Workline.objects.filter(session=session, pk=workline_id).first()
+    if workline is None:
+        raise Http404("No such workline in this session.")
+    try:
+        graph.workline_activate(session=session, workline=workline, by=request.user)
+    except ApplicationError as exc:
+        return _engine_error(request, session, exc)
+    return _canvas(request, session)
+
+
+# --- the sandbox (SPEC §8): the counselor plays a test client ------------------------------------
+
+
+@require_GET
+@staff_page
+def sandbox_home(request: HttpRequest) -> HttpResponse:
+    context = {
+        "form": SandboxStartForm(),
+        "runs": selectors.sandbox_sessions(counselor=request.user),
+    }
+    return render(request, SANDBOX, context)
+
+
+@require_POST
+@staff_page
+def sandbox_start(request: HttpRequest) -> HttpResponse:
+    form = SandboxStartForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            session = sandbox.sandbox_start(counselor=request.user, **form.start_kwargs())
+        except ApplicationError as exc:
+            form.add_error(None, f"{exc.code}: {exc.detail}")
+        else:
             return redirect("pages:session", session_id=session.pk)
-        response = render(request, f"{SESSION}#flash", {"error": exc.detail}, status=exc.status)
-        return reswap(retarget(response, "#flash"), "innerHTML")
-    if request.htmx:
-        return render(request, f"{SESSION}#canvas", _session_context(request, session))
-    return redirect("pages:session", session_id=session.pk)
+    context = {"form": form, "runs": selectors.sandbox_sessions(counselor=request.user)}
+    return render(request, SANDBOX, context, status=400)
+
+
+def _play(
+    request: HttpRequest, session_id: Any, act: Callable[[AskSession], object]
+) -> HttpResponse:
+    """One move of the test client: access, the engine service under the session's provider,
+    then the canvas (or the error fragment)."""
+    session = _session(request.user, session_id, write=True)
+    if not session_may(request.user, session, SessionAction.PLAY):
+        raise PermissionDenied("Only the counselor who started a test session plays it.")
+    try:
+        with sandbox.providers_for(session):
+            act(session)
+    except ApplicationError as exc:
+        return _engine_error(request, session, exc)
+    return _canvas(request, session)
+
+
+@require_POST
+@staff_page
+def sandbox_answer(request: HttpRequest, session_id: Any) -> HttpResponse:
+    card_id, text = request.POST.get("card_id", ""), request.POST.get("text", "")
+    return _play(
+        request, session_id, lambda s: engine.answer_submit(session=s, card_id=card_id, text=text)
+    )
+
+
+@require_POST
+@staff_page
+def sandbox_message(request: HttpRequest, session_id: Any) -> HttpResponse:
+    text = request.POST.get("text", "")
+    return _play(request, session_id, lambda s: engine.message_submit(session=s, text=text))
+
+
+@require_POST
+@staff_page
+def sandbox_continue(request: HttpRequest, session_id: Any) -> HttpResponse:
+    return _play(request, session_id, lambda s: engine.session_continue(session=s))
+
+
+@require_POST
+@staff_page
+def sandbox_end(request: HttpRequest, session_id: Any) -> HttpResponse:
+    return _play(request, session_id, lambda s: engine.session_end(session=s))
+
+
+@require_POST
+@staff_page
+def sandbox_last_thing(request: HttpRequest, session_id: Any) -> HttpResponse:
+    if "finish" in request.POST:
+        return _play(
+            request, session_id, lambda s: engine.last_thing_submit(session=s, finish=True)
+        )
+    text = request.POST.get("text", "")
+    return _play(request, session_id, lambda s: engine.last_thing_submit(session=s, text=text))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -55,6 +58,26 @@ def get_provider(name: str, *, model: str) -> Provider:
     raise LLMError(f"unknown provider {name!r}", code="unknown_provider")
 
 
+# A per-call replacement of the binding table (the sandbox's per-session provider choice). A
+# context variable, not a module global: each request thread sees only its own choice.
+_replacement: ContextVar[Callable[[str], Provider] | None] = ContextVar(
+    "llm_provider_replacement", default=None
+)
+
+
+@contextmanager
+def providers_replaced(factory: Callable[[str], Provider]) -> Iterator[None]:
+    """Within the block every agent is served by `factory(agent)` instead of its binding."""
+    token = _replacement.set(factory)
+    try:
+        yield
+    finally:
+        _replacement.reset(token)
+
+
 def provider_for_agent(agent: str) -> Provider:
+    factory = _replacement.get()
+    if factory is not None:
+        return factory(agent)
     binding = binding_for_agent(agent)
     return get_provider(binding.provider, model=binding.model)

@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from sessions_app.engine import texts
 from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card
 from sessions_app.engine.flows import CRISIS_FLOW, flow_get
-from sessions_app.models import AskMessage, AskSession, Notification, RiskLevel
+from sessions_app.models import AskMessage, AskSession, Notification, RiskLevel, SandboxSession
 from sessions_app.roles import Role
 
 User = get_user_model()
@@ -45,10 +45,19 @@ def resources_text(locale: str) -> str:
 
 
 def _alert_counselors(session: AskSession, level: str) -> int:
-    """A crisis_alert for every on-duty counselor; no client words in it, ever."""
-    counselors = User.objects.filter(
-        groups__name=Role.COUNSELOR, profile__on_duty=True, is_active=True
-    ).values_list("pk", flat=True)
+    """A crisis_alert for every on-duty counselor; no client words in it, ever. A sandbox
+    session's crisis is a test: it alerts the counselor playing it, and pages nobody else."""
+    player = (
+        SandboxSession.objects.filter(session_id=session.pk)
+        .values_list("counselor_id", flat=True)
+        .first()
+    )
+    counselors = User.objects.filter(groups__name=Role.COUNSELOR, is_active=True)
+    if player is None:
+        counselors = counselors.filter(profile__on_duty=True)
+    else:
+        counselors = counselors.filter(pk=player)
+    counselors = counselors.values_list("pk", flat=True)
     alerts = [
         Notification(
             user_id=counselor_id,

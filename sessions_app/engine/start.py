@@ -60,15 +60,16 @@ def hooks_for(profile: UserProfile, history: list[dict[str, Any]], locale: str) 
     return hooks[:2]
 
 
-def session_start(*, session: AskSession) -> AskSession:
+def session_start(*, session: AskSession, flow: str | None = None) -> AskSession:
     """Start a created session: flow state, intro, hooks, the first card. Runs inside the
-    caller's transaction (`services.session_create`)."""
+    caller's transaction (`services.session_create`). `flow` starts another flow than the
+    session type's (the sandbox tries flows out this way)."""
     workline_ensure_main(session=session)
     locked = session_locked(session.pk)
     profile = profile_of(locked)
     history = last_sessions(locked)
     crisis = locked.session_type == AskSession.SessionType.CRISIS_INTERVENTION
-    intent = CRISIS_FLOW if crisis else SESSION_FLOW
+    intent = flow or (CRISIS_FLOW if crisis else SESSION_FLOW)
     slots: dict[str, Any] = {"crisis": True} if crisis else {}
     if profile.is_minor:
         slots["is_minor"] = True

@@ -38,6 +38,44 @@
     setState(event, code >= 4000 ? "refused" : "closed");
   });
 
+  // A live refresh of the canvas (the GET a pushed event triggers) must not eat what the
+  // sandbox's counselor is typing: drafts for the same card survive it. A POST's answer (a new
+  // card) starts with empty boxes, as it should.
+  var drafts = null;
+  function cardOf(box) {
+    var card = box.closest("[data-card]");
+    return card ? card.dataset.card : "";
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    drafts = null;
+    if (!detail.target || detail.target.id !== "canvas" || detail.requestConfig.verb !== "get") {
+      return;
+    }
+    drafts = { focused: document.activeElement ? document.activeElement.id : "", boxes: [] };
+    detail.target.querySelectorAll("#composer textarea").forEach(function (box) {
+      if (box.value) {
+        drafts.boxes.push({ id: box.id, card: cardOf(box), value: box.value });
+      }
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!drafts) {
+      return;
+    }
+    drafts.boxes.forEach(function (draft) {
+      var box = document.getElementById(draft.id);
+      if (box && cardOf(box) === draft.card) {
+        box.value = draft.value;
+      }
+    });
+    var focused = drafts.focused && document.getElementById(drafts.focused);
+    if (focused && focused.closest("#composer")) {
+      focused.focus();
+    }
+    drafts = null;
+  });
+
   // ?highlightEvent=ID: the event log is rendered open with that event marked; bring it into view.
   document.addEventListener("DOMContentLoaded", function () {
     var highlighted = document.querySelector(".event--highlight");

@@ -480,6 +480,49 @@ HTML_TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         service=403,
         anonymous=302,
     ),
+    # Switching a workline steers the session like continue-from: ops only (302 back to it).
+    ("pages:session-workline-activate", "POST"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=403,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=302,
+        service=403,
+        anonymous=302,
+    ),
+    # The sandbox is for counselors and ops; starting sends them to the new test session.
+    ("pages:sandbox", "GET"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=200,
+        other_counselor=200,
+        ops=200,
+        service=403,
+        anonymous=302,
+    ),
+    ("pages:sandbox-start", "POST"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=302,
+        other_counselor=302,
+        ops=302,
+        service=403,
+        anonymous=302,
+    ),
+    # Playing is the test client's move: nobody plays a real client's session from the pages
+    # (the sandbox player's own rights are in tests/sessions_app/test_sandbox.py).
+    **{
+        (f"pages:sandbox-{move}", "POST"): row(
+            owner=403,
+            other_client=403,
+            caseload_counselor=403,
+            other_counselor=STRANGER_COUNSELOR,
+            ops=403,
+            service=403,
+            anonymous=302,
+        )
+        for move in ("answer", "message", "continue", "end", "last-thing")
+    },
     # Signed-in users are sent on from the sign-in page; sign-out works for anyone.
     ("login", "GET"): everyone(302, anonymous=200),
     ("logout", "POST"): everyone(302, anonymous=302),
@@ -503,9 +546,27 @@ def continue_from_request(world: World, role: str, variant: str) -> Request:
     return {"session_id": session.pk}, {"message_id": first.pk}
 
 
+def workline_activate_request(world: World, role: str, variant: str) -> Request:
+    session = world.sessions[variant]
+    graph.message_append(session=session, role="narrator", kind="question_card")
+    other = graph.workline_create(session=session, name="other", activate=False)
+    return {"session_id": session.pk, "workline_id": other.pk}, {}
+
+
+def sandbox_start_request(world: World, role: str, variant: str) -> Request:
+    body = {"agent": "cbt_specialist", "flow": "reflection_session", "locale": "en"}
+    return {}, body | {"provider": "offline"}
+
+
 HTML_REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
     ("pages:session", "GET"): session_kwargs,
     ("pages:session-continue-from", "POST"): continue_from_request,
+    ("pages:session-workline-activate", "POST"): workline_activate_request,
+    ("pages:sandbox-start", "POST"): sandbox_start_request,
+    **{
+        (f"pages:sandbox-{move}", "POST"): lambda w, r, v: (session_kwargs(w, r, v)[0], {})
+        for move in ("answer", "message", "continue", "end", "last-thing")
+    },
 }
 
 

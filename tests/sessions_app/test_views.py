@@ -242,7 +242,10 @@ def test_the_session_page_reads_a_bounded_number_of_queries(
     for _ in range(20):
         factories.SessionEventFactory(session=session, type="card.dealt")
     client = signed_in(bob)
-    with django_assert_max_num_queries(20):
+    # 20 for the canvas and the log, and a fixed 6 for the state panel: the engine's own state
+    # and thread documents (each reads the session afresh, as every caller of them does), the
+    # LLM calls. None of it grows with the session.
+    with django_assert_max_num_queries(26):
         client.get(page(session))
 
 

@@ -1,0 +1,186 @@
+"""The sandbox's writes (SPEC §8): a counselor's test client, starting a test session, and the
+provider that answers a test session's turns.
+
+A sandbox session is an ordinary session of a test client — a user in the `client` group whose
+profile names the counselor it belongs to (one per counselor, no usable password, no token) —
+plus a `SandboxSession` row saying who plays it and which provider answers. The engine runs
+unchanged; only the provider is chosen per session, around each call, by `providers_for`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import transaction
+from django.utils import timezone
+
+from psychologist.llm.registry import Provider, binding_for_agent, get_provider, providers_replaced
+from psychologist.llm.schemas import TOOLS_BY_AGENT
+from psychologist.llm.scripted import ScriptedProvider
+from sessions_app.errors import ApplicationError
+from sessions_app.models import AskSession, SandboxSession, SessionType, UserProfile
+from sessions_app.roles import Role
+from sessions_app.services import event_append, session_create
+
+User = get_user_model()
+
+OFFLINE_MODEL = "offline-rules-v1"
+# When the binding table does not name an Anthropic model for an agent, the sandbox's
+# "anthropic" choice uses the small one: tests of prompts and flows rarely need the large.
+ANTHROPIC_FALLBACK_MODEL = "claude-haiku-4-5"
+SCRIPT_MAX_RECORDINGS = 200
+
+
+def anthropic_available() -> bool:
+    return bool(settings.ANTHROPIC_API_KEY)
+
+
+def script_parse(raw: str) -> list[dict[str, Any]]:
+    """Recordings from pasted or uploaded JSON: a list of recordings (the scripted provider's
+    shape, or `{"agent", "output"}`), or a scenario file whose turns' `model` lists are used."""
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise _script_invalid(f"The script is not JSON ({exc.msg}, line {exc.lineno}).") from None
+    if isinstance(data, dict) and isinstance(data.get("turns"), list):
+        data = [item for turn in data["turns"] for item in (turn.get("model") or [])]
+    if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
+        raise _script_invalid("The script must be a list of recordings or a scenario file.")
+    if len(data) > SCRIPT_MAX_RECORDINGS:
+        raise _script_invalid(f"At most {SCRIPT_MAX_RECORDINGS} recordings.")
+    recordings = []
+    for number, item in enumerate(data, start=1):
+        if "output" in item:
+            agent = item.get("agent")
+            if agent not in TOOLS_BY_AGENT:
+                raise _script_invalid(f"Recording {number} names no known agent.")
+            call = {"name": TOOLS_BY_AGENT[agent].name, "input": item["output"]}
+            item = {"agent": agent, "tool_calls": [call]}
+        recordings.append(item)
+    return recordings
+
+
+def _script_invalid(detail: str) -> ApplicationError:
+    return ApplicationError("E_VALIDATION", detail, status=400, fields={"script": [detail]})
+
+
+@transaction.atomic
+def test_client_for(counselor: Any) -> Any:
+    """The counselor's test client, created on first use."""
+    profile = (
+        UserProfile.objects.select_for_update()
+        .select_related("user")
+        .filter(sandbox_counselor=counselor)
+        .first()
+    )
+    if profile is not None:
+        return profile.user
+    user = User(username=f"sandbox-{counselor.pk}", first_name="Test client")
+    user.set_unusable_password()
+    user.save()
+    user.groups.add(Group.objects.get_or_create(name=Role.CLIENT)[0])
+    name = f"Test client of {counselor.get_full_name() or counselor.get_username()}"
+    UserProfile.objects.create(user=user, display_name=name[:80], sandbox_counselor=counselor)
+    return user
+
+
+@transaction.atomic
+def sandbox_start(
+    *,
+    counselor: Any,
+    agent_key: str | None = None,
+    custom_agent_id: int | None = None,
+    flow: str | None = None,
+    cbt_focus: str = "",
+    locale: str = "en",
+    is_minor: bool = False,
+    provider: str = SandboxSession.Provider.OFFLINE,
+    script: list[dict[str, Any]] | None = None,
+) -> AskSession:
+    """Start a test session that `counselor` plays. A test client has one active session at a
+    time (the database says so), so an unfinished earlier test session is closed first."""
+    if provider == SandboxSession.Provider.ANTHROPIC and not anthropic_available():
+        raise ApplicationError("E_VALIDATION", "Anthropic is not configured here.", status=400)
+    client = test_client_for(counselor)
+    # The profile is the test client's own: the sandbox form sets who it pretends to be.
+    UserProfile.objects.filter(user=client).update(locale=locale, is_minor=is_minor)
+    _previous_close(client, counselor)
+    session = session_create(
+        owner=client,
+        actor=counselor,
+        session_type=SessionType.GENERAL,
+        active_agent_key=agent_key,
+        custom_agent_id=custom_agent_id,
+        cbt_focus=cbt_focus,
+        flow=flow or None,
+    )
+    SandboxSession.objects.create(
+        session=session, counselor=counselor, provider=provider, script=script or []
+    )
+    return session
+
+
+def _previous_close(client: Any, counselor: Any) -> None:
+    # Locked: two starts at once must not both find the old session open.
+    previous = AskSession.objects.select_for_update().filter(
+        user=client, status=AskSession.Status.ACTIVE
+    )
+    for session in previous:
+        now = timezone.now()
+        session.status = AskSession.Status.CLOSED_ABNORMALLY
+        session.termination_reason = AskSession.TerminationReason.KILLED
+        session.ended_at = now
+        session.save(update_fields=["status", "termination_reason", "ended_at", "updated_at"])
+        event_append(
+            session=session,
+            type="session.closed_abnormally",
+            payload={"reason": "killed", "why": "replaced by a new sandbox session"},
+            actor="counselor",
+            actor_user=counselor,
+        )
+
+
+@contextmanager
+def providers_for(session: AskSession) -> Iterator[None]:
+    """Every model call inside the block goes to the sandbox session's chosen provider; a real
+    session (no sandbox row) keeps the binding table. Never hold a transaction around it."""
+    sandbox = SandboxSession.objects.filter(session_id=session.pk).first()
+    if sandbox is None:
+        yield
+        return
+    if sandbox.provider == SandboxSession.Provider.SCRIPTED:
+        with _scripted(sandbox):
+            yield
+        return
+    with providers_replaced(lambda agent: _provider(sandbox.provider, agent)):
+        yield
+
+
+def _provider(name: str, agent: str) -> Provider:
+    if name == SandboxSession.Provider.OFFLINE:
+        return get_provider("offline", model=OFFLINE_MODEL)
+    binding = binding_for_agent(agent)
+    model = binding.model if binding.provider == "anthropic" else ANTHROPIC_FALLBACK_MODEL
+    return get_provider("anthropic", model=model)
+
+
+@contextmanager
+def _scripted(sandbox: SandboxSession) -> Iterator[None]:
+    start = sandbox.script_position
+    script = ScriptedProvider(sandbox.script[start:])
+    try:
+        with providers_replaced(lambda agent: script.bound_to("scripted")):
+            yield
+    finally:
+        used = len(sandbox.script) - start - script.remaining
+        # Conditional: a turn that raced this one and moved the position first wins, so no
+        # recording is counted twice (the counselor plays alone; this is belt and braces).
+        SandboxSession.objects.filter(pk=sandbox.pk, script_position=start).update(
+            script_position=start + used
+        )

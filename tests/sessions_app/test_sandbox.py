@@ -1,0 +1,291 @@
+"""The sandbox (SPEC §8): starting a test session, playing it through the engine services, who
+may play it, CSRF on its HTMX posts, and the error fragment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from psychologist.models import LLMCall
+from sessions_app import sandbox
+from sessions_app.engine import services as engine
+from sessions_app.models import AskSession, Notification, SandboxSession, UserProfile
+from sessions_app.roles import Role, role_of
+from tests import factories
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def start(client: Client, **fields) -> AskSession:
+    data = {"agent": "cbt_specialist", "flow": "reflection_session", "locale": "en"}
+    data |= {"provider": "offline", **fields}
+    response = client.post(reverse("pages:sandbox-start"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return AskSession.objects.get(pk=response.url.rstrip("/").split("/")[-1])
+
+
+def url(name: str, session: AskSession) -> str:
+    return reverse(f"pages:sandbox-{name}", kwargs={"session_id": session.pk})
+
+
+def current_card(session: AskSession) -> dict:
+    return engine.session_state(session)["current_card"]
+
+
+@pytest.fixture
+def dana_sandbox(dana) -> AskSession:
+    return start(signed_in(dana))
+
+
+# --- starting ----------------------------------------------------------------------------------
+
+
+def test_the_sandbox_page_offers_the_offline_engine_but_not_an_unconfigured_anthropic(dana):
+    response = signed_in(dana).get(reverse("pages:sandbox"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'value="offline"' in html
+    assert 'value="scripted"' in html
+    assert 'value="anthropic"' not in html
+    assert 'value="reflection_session"' in html
+
+
+def test_starting_a_test_session_plays_a_test_client_of_the_counselor(dana):
+    session = start(signed_in(dana), cbt_focus="problem_solving", locale="ru", is_minor="on")
+    client = session.user
+    assert role_of(client) is Role.CLIENT
+    assert not client.has_usable_password()
+    profile = UserProfile.objects.get(user=client)
+    assert profile.sandbox_counselor == dana
+    assert profile.is_minor
+    assert profile.locale == "ru"
+    assert session.sandbox.counselor == dana
+    assert session.cbt_focus == "problem_solving"
+    assert engine.thread_state(session)["pending_guard"]["code"] == "require_guardian_consent"
+
+
+def test_a_new_test_session_closes_the_unfinished_one(dana):
+    client = signed_in(dana)
+    first = start(client)
+    second = start(client)
+    first.refresh_from_db()
+    assert first.status == AskSession.Status.CLOSED_ABNORMALLY
+    assert second.is_active
+    assert second.user == first.user
+    assert first.events.filter(type="session.closed_abnormally").exists()
+
+
+def test_a_bad_script_is_a_form_error_not_a_session(dana):
+    response = signed_in(dana).post(
+        reverse("pages:sandbox-start"),
+        {"agent": "cbt_specialist", "flow": "reflection_session", "locale": "en"}
+        | {"provider": "scripted", "script": "{not json"},
+    )
+    assert response.status_code == 400
+    assert "not JSON" in response.content.decode()
+    assert not SandboxSession.objects.exists()
+
+
+# --- playing ---------------------------------------------------------------------------------
+
+
+def test_a_counselor_plays_a_test_session_to_the_end_through_htmx(dana, dana_sandbox):
+    client, session = signed_in(dana), dana_sandbox
+    response = client.post(
+        url("answer", session), {"card_id": current_card(session)["id"], "text": "Work"}, **HTMX
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="canvas"' in html
+    assert "Analyst, third person · offline engine" in html
+    for _ in range(12):
+        card = current_card(session)
+        if card["kind"] == "completion":
+            break
+        client.post(url("answer", session), {"card_id": card["id"], "text": "A bit."}, **HTMX)
+    assert current_card(session)["kind"] == "completion"
+    client.post(url("end", session), **HTMX)
+    assert current_card(session)["kind"] == "last_thing"
+    response = client.post(url("last-thing", session), {"finish": "1"}, **HTMX)
+    session.refresh_from_db()
+    assert session.status == AskSession.Status.COMPLETED
+    assert "This test session is completed" in response.content.decode()
+    assert LLMCall.objects.filter(session=session, provider="offline").exists()
+
+
+def test_one_last_thing_with_words_closes_with_a_reply(dana, dana_sandbox):
+    client, session = signed_in(dana), dana_sandbox
+    client.post(url("end", session), **HTMX)
+    client.post(url("last-thing", session), {"text": "Thank you."}, **HTMX)
+    session.refresh_from_db()
+    assert session.status == AskSession.Status.COMPLETED
+    assert session.messages.filter(kind="note").exists()
+
+
+def test_free_text_and_continue_go_through_the_engine(dana, dana_sandbox):
+    client, session = signed_in(dana), dana_sandbox
+    response = client.post(url("message", session), {"text": "Sleep"}, **HTMX)
+    assert response.status_code == 200
+    assert session.messages.filter(kind="topic").exists()  # the topic card took the words
+    response = client.post(url("continue", session), **HTMX)
+    assert response.status_code == 400  # no completion card to continue from
+    assert "E_VALIDATION" in response.content.decode()
+
+
+def test_the_scripted_provider_replays_the_pasted_script_across_requests(dana):
+    scenario = (SCENARIOS / "guard_guardian_consent.json").read_text()
+    session = start(signed_in(dana), provider="scripted", script=scenario, is_minor="on")
+    run = session.sandbox
+    assert run.provider == "scripted"
+    assert len(run.script) >= 2
+    client = signed_in(dana)
+    client.post(url("message", session), {"text": "School is hard"}, **HTMX)
+    run.refresh_from_db()
+    assert run.script_position == 2
+    calls = LLMCall.objects.filter(session=session)
+    assert {c.provider for c in calls} == {"scripted"}
+    assert session.events.filter(type="validation.blocked").exists()
+
+
+def test_a_scripted_turn_past_the_script_gets_the_gentle_card(dana):
+    session = start(signed_in(dana), provider="scripted", script="[]")
+    signed_in(dana).post(url("message", session), {"text": "Work"}, **HTMX)
+    assert session.events.filter(type="analyst.failed").exists()
+    assert current_card(session)["kind"] == "fallback"
+
+
+def test_the_page_shows_the_state_panel_guard_and_blocked_badge(dana):
+    session = start(signed_in(dana), is_minor="on")
+    client = signed_in(dana)
+    client.post(url("answer", session), {"card_id": current_card(session)["id"], "text": "Work"})
+    html = client.get(reverse("pages:session", kwargs={"session_id": session.pk})).content.decode()
+    assert 'data-guard="require_guardian_consent"' in html
+    assert "guardian_contact" in html
+    assert "validation.blocked → dialogue" in html
+    assert "Narrator’s cards" in html
+    assert "offline engine" in html
+
+
+def test_a_sandbox_crisis_alerts_only_the_counselor_playing_it(dana, bob):
+    UserProfile.objects.create(user=bob, on_duty=True)
+    session = start(signed_in(dana))
+    signed_in(dana).post(url("message", session), {"text": "I want to kill myself"}, **HTMX)
+    session.refresh_from_db()
+    assert session.current_intent_code == "crisis"
+    alerted = set(Notification.objects.filter(kind="crisis_alert").values_list("user", flat=True))
+    assert alerted == {dana.pk}
+
+
+# --- who may play ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["answer", "message", "continue", "end", "last-thing"])
+def test_only_the_counselor_who_started_it_plays_a_test_session(
+    name, dana, dana_sandbox, bob, olga, alice, charlie, service_account
+):
+    data = {"card_id": current_card(dana_sandbox)["id"], "text": "x"}
+    # Another counselor may not know it exists; ops may read it but not play it.
+    assert signed_in(bob).post(url(name, dana_sandbox), data).status_code == 404
+    assert signed_in(olga).post(url(name, dana_sandbox), data).status_code == 403
+    for client_user in (alice, charlie, service_account, dana_sandbox.user):
+        assert signed_in(client_user).post(url(name, dana_sandbox), data).status_code == 403
+    assert Client().post(url(name, dana_sandbox), data).status_code == 302
+
+
+def test_nobody_plays_a_real_clients_session_from_the_pages(alice, bob, olga):
+    session = factories.ActiveSessionFactory(user=alice)
+    for staff in (bob, olga):
+        assert signed_in(staff).post(url("end", session)).status_code == 403
+
+
+def test_other_counselors_do_not_see_a_sandbox_session(dana, dana_sandbox, bob):
+    page = reverse("pages:session", kwargs={"session_id": dana_sandbox.pk})
+    assert signed_in(bob).get(page).status_code == 404
+    assert signed_in(dana).get(page).status_code == 200
+
+
+def test_a_live_client_session_opens_read_only_in_the_same_layout(alice, bob):
+    session = factories.ActiveSessionFactory(user=alice)
+    html = signed_in(bob).get(reverse("pages:session", kwargs={"session_id": session.pk}))
+    html = html.content.decode()
+    assert 'id="state-panel"' in html
+    assert "LLM calls" in html
+    assert 'id="composer"' not in html
+    assert "Continue from here" not in html
+
+
+def test_the_sandbox_player_may_fork_and_switch_worklines(dana, dana_sandbox):
+    from sessions_app.engine import graph
+
+    client = signed_in(dana)
+    first = current_card(dana_sandbox)
+    client.post(url("answer", dana_sandbox), {"card_id": first["id"], "text": "Work"}, **HTMX)
+    card_message = dana_sandbox.messages.get(kind="question_card", payload__card_id=first["id"])
+    response = client.post(
+        reverse("pages:session-continue-from", kwargs={"session_id": dana_sandbox.pk}),
+        {"message_id": card_message.pk},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    dana_sandbox.refresh_from_db()
+    assert dana_sandbox.active_workline.head_id == card_message.pk
+    other = graph.workline_create(session=dana_sandbox, name="sleep", activate=False)
+    activate = reverse(
+        "pages:session-workline-activate",
+        kwargs={"session_id": dana_sandbox.pk, "workline_id": other.pk},
+    )
+    assert client.post(activate, **HTMX).status_code == 200
+    dana_sandbox.refresh_from_db()
+    assert dana_sandbox.active_workline_id == other.pk
+
+
+# --- CSRF and the error fragment ---------------------------------------------------------------
+
+
+def test_htmx_posts_need_the_csrf_token(dana, dana_sandbox):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(dana)
+    data = {"card_id": current_card(dana_sandbox)["id"], "text": "Work"}
+    assert client.post(url("answer", dana_sandbox), data, **HTMX).status_code == 403
+    page = client.get(reverse("pages:session", kwargs={"session_id": dana_sandbox.pk}))
+    token = page.cookies["csrftoken"].value
+    assert '"X-CSRFToken": "' in page.content.decode()
+    response = client.post(url("answer", dana_sandbox), data, HTTP_X_CSRFTOKEN=token, **HTMX)
+    assert response.status_code == 200
+
+
+def test_an_engine_error_renders_the_error_fragment_with_code_and_detail(dana, dana_sandbox):
+    response = signed_in(dana).post(
+        url("answer", dana_sandbox), {"card_id": "not-the-card", "text": "x"}, **HTMX
+    )
+    assert response.status_code == 400
+    assert response["HX-Retarget"] == "#flash"
+    html = response.content.decode()
+    assert '<code class="error-code">E_VALIDATION</code> Answer the card that is shown now.' in html
+    assert 'id="canvas"' not in html
+
+
+def test_without_htmx_an_engine_error_comes_back_as_a_message_on_the_page(dana, dana_sandbox):
+    client = signed_in(dana)
+    response = client.post(url("answer", dana_sandbox), {"card_id": "x", "text": ""}, follow=True)
+    assert response.status_code == 200
+    assert "E_VALIDATION: Write something first." in response.content.decode()
+
+
+def test_the_provider_choice_applies_only_inside_the_block(dana):
+    from psychologist.llm.registry import provider_for_agent
+
+    session = start(signed_in(dana), provider="scripted", script="[]")
+    with sandbox.providers_for(session):
+        assert provider_for_agent("analyst").name == "scripted"
+    assert provider_for_agent("analyst").name == "offline"  # the binding table again

@@ -12,13 +12,14 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help install run serve start test test-postgres lint format bench lock
+.PHONY: help install run serve start test test-postgres lint format bench fuzz lock
 
 help:
 	@echo "make run    install, migrate, load demo data, serve web + worker on http://$(HOST):$(PORT)"
 	@echo "make test   the test suite (SQLite; set DATABASE_URL/REDIS_URL for PostgreSQL + Redis)"
 	@echo "make lint   ruff check + format check"
 	@echo "make bench  every benchmark in bench/"
+	@echo "make fuzz   schemathesis (every check) against a live server on a throw-away database"
 
 $(BIN)/.installed: requirements.lock
 	@if [ -z "$(PY)" ]; then \
@@ -69,6 +70,11 @@ format: install
 bench: install
 	@set -e; export LOG_LEVEL=$${LOG_LEVEL:-WARNING}; for script in bench/[!_]*.py; do \
 		echo "== $$script"; $(BIN)/python "$$script"; done
+
+# QUALITY R2: scripts/fuzz.py serves a throw-away SQLite database on a free loopback port and
+# fuzzes /api/schema/ as each role; FUZZ_ARGS e.g. "--max-examples 100 --seed 7 --keep".
+fuzz: install
+	$(BIN)/python scripts/fuzz.py $(FUZZ_ARGS)
 
 lock: install
 	$(BIN)/python -m pip freeze --exclude pip > requirements.lock.new

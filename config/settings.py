@@ -322,7 +322,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["sessions_app.api_plugins.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["sessions_app.api_plugins.JSONRenderer"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "sessions_app.api_base.ApiSchema",
     "EXCEPTION_HANDLER": "sessions_app.api_errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "login": env_str("THROTTLE_LOGIN", "10/min"),

@@ -18,19 +18,12 @@ from psychologist.serializers import (
 )
 from sessions_app.access import SessionAction, role_require, session_for
 from sessions_app.api import errors, page_of
-from sessions_app.api_base import ApiView, KeysetPagination, WriteThrottle
+from sessions_app.api_base import ApiView, KeysetPagination, WriteThrottle, query_of
 
 _SESSION_ID = OpenApiParameter(
     "session_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The session's `_id`."
 )
 _HYPOTHESIS_ID = OpenApiParameter("hypothesis_id", int, OpenApiParameter.PATH)
-_IDEMPOTENCY = OpenApiParameter(
-    "Idempotency-Key",
-    str,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="A retry with the same key returns the first response and changes nothing.",
-)
 _DENIALS = {
     "s403": "E_FORBIDDEN (clients and services; a crisis session outside your caseload)",
     "s404": "E_NOT_FOUND",
@@ -46,7 +39,7 @@ class ReanalyzeApi(ApiView):
 
     @extend_schema(
         operation_id="psychologist_reanalyze",
-        parameters=[_SESSION_ID, _IDEMPOTENCY],
+        parameters=[_SESSION_ID],
         request=None,
         responses={
             202: AnalysisRequestOutput,
@@ -78,7 +71,7 @@ class HypothesisListApi(ApiView):
     def get(self, request: Request) -> Response:
         # The role before the filters: a client learns nothing, not even from a 400.
         role_require(request.user, SessionAction.ANALYSE)
-        filters = HypothesisListFilter(data=request.query_params)
+        filters = HypothesisListFilter(data=query_of(request))
         filters.is_valid(raise_exception=True)
         hypotheses = selectors.hypothesis_list(user=request.user, **filters.validated_data)
         paginator = HypothesisPagination()
@@ -89,7 +82,7 @@ class HypothesisListApi(ApiView):
 def _decision_schema(verb: str) -> Any:
     return extend_schema(
         operation_id=f"psychologist_hypotheses_{verb}",
-        parameters=[_HYPOTHESIS_ID, _IDEMPOTENCY],
+        parameters=[_HYPOTHESIS_ID],
         request=None,
         responses={
             200: HypothesisOutput,

@@ -35,6 +35,7 @@ from sessions_app.api_base import (
     NotificationPagination,
     SessionPagination,
     WriteThrottle,
+    query_of,
 )
 from sessions_app.api_errors import ErrorOutput
 from sessions_app.errors import ApplicationError
@@ -90,13 +91,6 @@ def _validated(serializer: serializers.Serializer) -> dict[str, Any]:
 _SESSION_ID = OpenApiParameter(
     "session_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The session's `_id`."
 )
-_IDEMPOTENCY = OpenApiParameter(
-    "Idempotency-Key",
-    str,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="A retry with the same key returns the first response and changes nothing.",
-)
 
 
 class SessionListApi(ApiView):
@@ -113,7 +107,7 @@ class SessionListApi(ApiView):
         "own sessions, counselors their caseload and handoffs, ops and services all.",
     )
     def get(self, request: Request) -> Response:
-        filters = _validated(SessionListFilter(data=request.query_params))
+        filters = _validated(SessionListFilter(data=query_of(request)))
         _check_list_filters(request.user, filters)
         sessions = selectors.session_list(user=request.user, **filters)
         paginator = SessionPagination()
@@ -123,7 +117,6 @@ class SessionListApi(ApiView):
 
     @extend_schema(
         operation_id="ask_sessions_create",
-        parameters=[_IDEMPOTENCY],
         request=SessionCreateInput,
         responses={
             201: SessionOutput,
@@ -131,7 +124,6 @@ class SessionListApi(ApiView):
                 s400="E_VALIDATION, E_SESSION_AGENT_INVALID",
                 s403="E_FORBIDDEN (only clients and services create)",
                 s409="E_SESSION_ACTIVE_EXISTS",
-                s422="E_IDEMPOTENCY_KEY_REUSED",
             ),
         },
         description="Create and start a session. Clients create for themselves; services "
@@ -211,8 +203,6 @@ class SessionDetailApi(ApiView):
         session_require(request.user, session, SessionAction.UPDATE)
         context = {"writable": patchable_fields(request.user)}
         changes = _validated(SessionPatchInput(data=request.data, context=context))
-        if not changes:
-            raise ApplicationError("E_VALIDATION", "Send at least one field to change.")
         session = services.session_update(session=session, actor=request.user, changes=changes)
         return Response(SessionOutput(session, context=_context(request)).data)
 
@@ -252,8 +242,6 @@ class SessionModalityApi(ApiView):
         session = session_for(request.user, session_id, write=True)
         session_require(request.user, session, SessionAction.MODALITY)
         changes = _validated(ModalityInput(data=request.data))
-        if not changes:
-            raise ApplicationError("E_VALIDATION", "Send at least one field to change.")
         session = services.session_modality_update(session=session, actor=request.user, **changes)
         return Response(SessionOutput(session, context=_context(request)).data)
 
@@ -287,7 +275,7 @@ class NotificationListApi(ApiView):
         description="The caller's inbox: due notifications, newest first, 20 per page.",
     )
     def get(self, request: Request) -> Response:
-        filters = _validated(NotificationListFilter(data=request.query_params))
+        filters = _validated(NotificationListFilter(data=query_of(request)))
         notifications = selectors.notification_list(
             user=request.user, unread_only=filters["unread"]
         )
@@ -302,7 +290,6 @@ class NotificationReadApi(ApiView):
 
     @extend_schema(
         operation_id="notifications_mark_read",
-        parameters=[_IDEMPOTENCY],
         request=None,
         responses={200: NotificationOutput, **errors(s404="E_NOT_FOUND")},
     )

@@ -1,20 +1,26 @@
-"""The machinery every API view shares: the base view (idempotent POSTs), the token scheme
-of the OpenAPI document, throttles and keyset pagination. Later apps' endpoints plug into the
-same pieces."""
+"""The machinery every API view shares: the base view (idempotent POSTs), the OpenAPI
+document's schema class and extensions, throttles and keyset pagination. Later apps' endpoints
+plug into the same pieces."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.utils.dateparse import parse_datetime
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.extensions import (
+    OpenApiAuthenticationExtension,
+    OpenApiSerializerExtension,
+)
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions, throttling
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from sessions_app.idempotency import idempotent, idempotent_staged
+from sessions_app.api_errors import ErrorOutput
+from sessions_app.idempotency import HEADER, KEY_PATTERN, idempotent, idempotent_staged
 
 
 class ApiView(APIView):
@@ -34,6 +40,69 @@ class ApiView(APIView):
         post = cls.__dict__.get("post")
         if post is not None and not cls.idempotency_exempt:
             cls.post = idempotent_staged(post) if cls.idempotency_staged else idempotent(post)
+
+
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    HEADER,
+    {"type": "string", "pattern": f"^{KEY_PATTERN}$"},
+    OpenApiParameter.HEADER,
+    required=False,
+    description="A retry with the same key returns the first response and changes nothing.",
+)
+
+
+class ApiSchema(AutoSchema):
+    """Documents what `ApiView` adds to every idempotent POST — the `Idempotency-Key` header and
+    the errors it can cause — so no operation's schema can forget them, as no view can."""
+
+    def _idempotent(self) -> bool:
+        handler = getattr(self.view, "post", None)
+        return self.method == "POST" and getattr(handler, "idempotent", False)
+
+    def get_override_parameters(self) -> list[Any]:
+        parameters = super().get_override_parameters()
+        return [*parameters, IDEMPOTENCY_PARAMETER] if self._idempotent() else parameters
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        # Added to the finished operation: `extend_schema` overrides the response hooks.
+        operation = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return operation
+        if "requestBody" in operation and getattr(self.get_request_serializer(), "min_fields", 0):
+            # drf-spectacular leaves a PATCH body optional; one that must name a field is not.
+            operation["requestBody"]["required"] = True
+        if not self._idempotent():
+            return operation
+        added = {
+            "400": "E_VALIDATION (a malformed Idempotency-Key)",
+            "422": "E_IDEMPOTENCY_KEY_REUSED",
+        }
+        if getattr(self.view, "idempotency_staged", False):
+            added["409"] = "E_IDEMPOTENCY_IN_PROGRESS"
+        error = {
+            "application/json": {"schema": self.resolve_serializer(ErrorOutput, "response").ref}
+        }
+        responses = operation["responses"]
+        for status, code in added.items():
+            response = responses.setdefault(status, {"content": error, "description": ""})
+            if code not in response["description"]:
+                response["description"] = "; ".join(filter(None, [response["description"], code]))
+        return operation
+
+
+class StrictInputSchema(OpenApiSerializerExtension):
+    """A `StrictSerializer` rejects keys it does not declare: its request schema says so."""
+
+    target_class = "sessions_app.serializers.StrictSerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        if direction == "request":
+            schema["additionalProperties"] = False
+            if self.target.min_fields:
+                schema["minProperties"] = self.target.min_fields
+        return schema
 
 
 class TokenScheme(OpenApiAuthenticationExtension):
@@ -63,6 +132,13 @@ class WriteThrottle(throttling.UserRateThrottle):
 
 class ExportThrottle(throttling.UserRateThrottle):
     scope = "export"
+
+
+def query_of(request: Request) -> dict[str, str]:
+    """The query string for a filter serializer. Given the QueryDict itself, DRF reads it with
+    HTML-form rules, where `?risk=` means "risk omitted": an empty or malformed-by-omission
+    filter would be ignored instead of refused as the schema (an enum, a date) says."""
+    return request.query_params.dict()
 
 
 class KeysetPagination(CursorPagination):

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions_app.access import forbidden, session_for
-from sessions_app.api import _IDEMPOTENCY, _SESSION_ID, errors
+from sessions_app.api import _SESSION_ID, errors
 from sessions_app.api_base import ApiView, WriteThrottle
 from sessions_app.engine import services as engine
 from sessions_app.engine.turns import TEXT_MAX
@@ -108,8 +108,7 @@ _TURN_ERRORS = errors(
     s400="E_VALIDATION (not the current card, closed session, empty or oversized text)",
     s403="E_FORBIDDEN (only the session's client acts)",
     s404="E_NOT_FOUND",
-    s409="E_SESSION_TOO_LONG, E_IDEMPOTENCY_IN_PROGRESS",
-    s422="E_IDEMPOTENCY_KEY_REUSED",
+    s409="E_SESSION_TOO_LONG",
 )
 
 
@@ -149,7 +148,7 @@ class SessionStateApi(ApiView):
 class SessionAnswerApi(TurnApi):
     @extend_schema(
         operation_id="ask_sessions_answer",
-        parameters=[_SESSION_ID, _IDEMPOTENCY],
+        parameters=[_SESSION_ID],
         request=AnswerInput,
         responses={200: StateOutput, **_TURN_ERRORS},
         description="Answer the current card. The answer is stored before anything else; the "
@@ -165,7 +164,7 @@ class SessionAnswerApi(TurnApi):
 class SessionMessageApi(TurnApi):
     @extend_schema(
         operation_id="ask_sessions_message",
-        parameters=[_SESSION_ID, _IDEMPOTENCY],
+        parameters=[_SESSION_ID],
         request=MessageInput,
         responses={200: StateOutput, **_TURN_ERRORS},
         description="Free text: the topic, the answer to a scheduler card, or words said "
@@ -181,7 +180,7 @@ class SessionMessageApi(TurnApi):
 class SessionContinueApi(TurnApi):
     @extend_schema(
         operation_id="ask_sessions_continue",
-        parameters=[_SESSION_ID, _IDEMPOTENCY],
+        parameters=[_SESSION_ID],
         request=EmptyInput,
         responses={200: StateOutput, **_TURN_ERRORS},
         description="Continue after the completion card: ready_to_close is cleared.",
@@ -196,7 +195,7 @@ class SessionContinueApi(TurnApi):
 class SessionEndApi(TurnApi):
     @extend_schema(
         operation_id="ask_sessions_end",
-        parameters=[_SESSION_ID, _IDEMPOTENCY],
+        parameters=[_SESSION_ID],
         request=EmptyInput,
         responses={200: StateOutput, **_TURN_ERRORS},
         description="End: the summary, the warm closing line with the next session's day, "
@@ -212,7 +211,7 @@ class SessionEndApi(TurnApi):
 class SessionLastThingApi(TurnApi):
     @extend_schema(
         operation_id="ask_sessions_last_thing",
-        parameters=[_SESSION_ID, _IDEMPOTENCY],
+        parameters=[_SESSION_ID],
         request=LastThingInput,
         responses={200: StateOutput, **_TURN_ERRORS},
         description='{"text"}: a note (or a wish to move the next session); {"finish": true}: '

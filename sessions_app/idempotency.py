@@ -35,7 +35,8 @@ from sessions_app.models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
 REPLAY_HEADER = "Idempotent-Replayed"
-_KEY_RE = re.compile(r"[\x21-\x7e]{1,255}")  # visible ASCII, as the IETF draft suggests
+KEY_PATTERN = r"[\x21-\x7e]{1,255}"  # visible ASCII, as the IETF draft suggests
+_KEY_RE = re.compile(KEY_PATTERN)
 
 Handler = Callable[..., Response]
 
@@ -46,8 +47,20 @@ def _fingerprint(request: Request) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
+def _in_progress() -> ApplicationError:
+    return ApplicationError(
+        "E_IDEMPOTENCY_IN_PROGRESS",
+        "A request with this Idempotency-Key is still being processed; retry shortly.",
+        status=409,
+    )
+
+
 def _replay(*, user: Any, key: str, fingerprint: str) -> Response:
-    record = IdempotencyRecord.objects.get(user=user, key=key)
+    record = IdempotencyRecord.objects.filter(user=user, key=key).first()
+    if record is None:
+        # Gone between our failed insert and this read (expired and swept by a concurrent
+        # request): nothing to replay, and the retry will find the key free.
+        raise _in_progress()
     if record.fingerprint != fingerprint:
         raise ApplicationError(
             "E_IDEMPOTENCY_KEY_REUSED",
@@ -125,13 +138,21 @@ def idempotent(handler: Handler) -> Handler:
 STAGED_LEASE_SECONDS = 300
 
 
-def _claim(*, user: Any, key: str, fingerprint: str) -> IdempotencyRecord | Response:
+def _claim(
+    *, user: Any, key: str, fingerprint: str, attempts: int = 3
+) -> IdempotencyRecord | Response:
     try:
         with transaction.atomic():
             return IdempotencyRecord.objects.create(user=user, key=key, fingerprint=fingerprint)
     except IntegrityError:
         pass
-    record = IdempotencyRecord.objects.get(user=user, key=key)
+    record = IdempotencyRecord.objects.filter(user=user, key=key).first()
+    if record is None:
+        # The claim we collided with was released in between (its request failed and stores
+        # nothing): the key is free again, so claim it — a bounded number of times.
+        if attempts <= 1:
+            raise _in_progress()
+        return _claim(user=user, key=key, fingerprint=fingerprint, attempts=attempts - 1)
     if record.fingerprint != fingerprint or record.response_status is not None:
         return _replay(user=user, key=key, fingerprint=fingerprint)
     stale = timezone.now() - timedelta(seconds=STAGED_LEASE_SECONDS)
@@ -141,11 +162,7 @@ def _claim(*, user: Any, key: str, fingerprint: str) -> IdempotencyRecord | Resp
     ).update(created_at=timezone.now())
     if taken:
         return record
-    raise ApplicationError(
-        "E_IDEMPOTENCY_IN_PROGRESS",
-        "A request with this Idempotency-Key is still being processed; retry shortly.",
-        status=409,
-    )
+    raise _in_progress()
 
 
 def idempotent_staged(handler: Handler) -> Handler:

@@ -54,12 +54,52 @@ def validate_json_storable(value: Any, depth: int = 0) -> None:
             validate_json_storable(item, depth + 1)
 
 
+# The JSON type the schema documents for a field class. DRF coerces ("5" → 5, 1 → True, 5 → "5"),
+# so without this check a body the schema calls invalid would be accepted.
+_JSON_TYPES: tuple[tuple[type[serializers.Field], type | tuple[type, ...], str], ...] = (
+    (serializers.BooleanField, bool, "a boolean"),
+    (serializers.IntegerField, int, "an integer"),
+    (serializers.CharField, str, "a string"),
+    (serializers.ChoiceField, str, "a string"),
+    (serializers.UUIDField, str, "a string"),
+    (serializers.DateTimeField, str, "a string"),
+)
+
+
+def _json_type_error(field: serializers.Field, value: Any) -> str | None:
+    if value is None:  # null is the field's own allow_null rule
+        return None
+    if isinstance(field, serializers.ListField) and isinstance(value, list):
+        return next(filter(None, (_json_type_error(field.child, item) for item in value)), None)
+    for field_class, json_type, name in _JSON_TYPES:
+        if isinstance(field, field_class):
+            wrong = not isinstance(value, json_type) or (
+                json_type is int and isinstance(value, bool)
+            )
+            return f"Must be {name}." if wrong else None
+    return None
+
+
 class StrictSerializer(serializers.Serializer):
-    """Rejects keys it does not declare, and keys outside `context["writable"]` if given."""
+    """Rejects keys it does not declare, keys outside `context["writable"]` if given, and values
+    of another JSON type than the field's (no coercion)."""
+
+    # A body must name at least this many fields (PATCH: an empty change is refused); the
+    # schema says so too (`api_base.StrictInputSchema`).
+    min_fields: int = 0
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
+            if len(data) < self.min_fields:
+                raise serializers.ValidationError(
+                    {"non_field_errors": ["Send at least one field to change."]}
+                )
             errors = self._key_errors(data.keys())
+            for key, value in data.items():
+                field = self.fields.get(key)
+                problem = _json_type_error(field, value) if field is not None else None
+                if problem and key not in errors:
+                    errors[key] = [problem]
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
@@ -275,6 +315,8 @@ class SessionCreateInput(StrictSerializer):
 class SessionPatchInput(StrictSerializer):
     """Every field some role may PATCH; which ones a caller may send depends on its role."""
 
+    min_fields = 1
+
     session_title = serializers.CharField(
         max_length=SESSION_TITLE_MAX, allow_blank=True, required=False
     )
@@ -319,6 +361,8 @@ class SessionPatchInput(StrictSerializer):
 
 
 class ModalityInput(StrictSerializer):
+    min_fields = 1
+
     modality_flags = ModalityFlagsSerializer(required=False)
     audio_message_count = serializers.IntegerField(min_value=0, max_value=INT32_MAX, required=False)
     attachment_count = serializers.IntegerField(min_value=0, max_value=INT32_MAX, required=False)

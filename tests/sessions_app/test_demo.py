@@ -166,3 +166,12 @@ def test_logins_only_prints_the_table_and_loads_nothing():
     assert len(lines) == 1 + 1 + len(data.COUNSELORS) + len(data.CLIENTS)
     assert AskSession.objects.count() == 0
     assert not get_user_model().objects.exists()
+
+
+def test_every_demo_card_has_an_id_so_the_open_one_can_be_answered():
+    # Found by `make fuzz`: alice's open demo card had no id, so `state` broke its own schema
+    # (`current_card.id: null`) and the card could not be answered.
+    run_demo()
+    cards = AskMessage.objects.filter(kind=AskMessage.Kind.QUESTION_CARD)
+    assert cards.exists()
+    assert all(card.payload.get("card_id") for card in cards)

@@ -7,11 +7,12 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from sessions_app import idempotency
 from sessions_app.api_base import ApiView
 from sessions_app.models import AskSession, IdempotencyRecord, Notification
 from tests import factories
@@ -138,3 +139,23 @@ def test_concurrent_retries_with_one_key_create_one_session_and_all_get_its_resp
     assert len({body["_id"] for _, body in results}) == 1
     assert AskSession.objects.filter(user=alice).count() == 1
     assert IdempotencyRecord.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_claim_released_between_our_insert_and_our_read_is_claimed_again(alice, monkeypatch):
+    # Found by `make fuzz` (two workers, one key): the claim we collided with belonged to a
+    # request that then failed and released it, so the read after the IntegrityError found
+    # nothing — a 500 where the key was simply free again.
+    real_create = IdempotencyRecord.objects.create
+    calls: list[dict] = []
+
+    def create(**fields):
+        calls.append(fields)
+        if len(calls) == 1:
+            raise IntegrityError("a concurrent claim, released before we read it")
+        return real_create(**fields)
+
+    monkeypatch.setattr(IdempotencyRecord.objects, "create", create)
+    claimed = idempotency._claim(user=alice, key="k", fingerprint="f")
+    assert isinstance(claimed, IdempotencyRecord)
+    assert len(calls) == 2

@@ -329,6 +329,11 @@ def tree_build(session: AskSession, plan: SessionPlan) -> list[AskMessage]:
     messages: list[AskMessage] = []
     parent = None
     for index, (role, kind, text, *rest) in enumerate(plan.script):
+        payload: dict[str, Any] = {"step": index + 1}
+        if kind == AskMessage.Kind.QUESTION_CARD:
+            # As the dealer stores it: without a card id, the open card of an active demo session
+            # could be neither shown (`state` documents an id) nor answered.
+            payload["card_id"] = uuid.uuid4().hex[:12]
         parent = AskMessage.objects.create(
             session=session,
             workline=main,
@@ -337,7 +342,7 @@ def tree_build(session: AskSession, plan: SessionPlan) -> list[AskMessage]:
             kind=kind,
             text=text,
             modality=rest[0] if rest else AskMessage.Modality.TEXT,
-            payload={"step": index + 1},
+            payload=payload,
             created_at=session.created_at + step * index,
         )
         messages.append(parent)

@@ -1,9 +1,10 @@
 """What only a browser proves (SPEC §8): pages that update in place over the websocket, the
 event-log highlight, the tree after "continue from here", the live crisis queue.
 
-The dialogue engine's turn endpoints are not merged yet, so where a turn would add messages the
-test adds them through the graph service (the engine's own write path) and the client's REST
-call is what appends the event the server pushes. Screenshots go to tests/artifacts/.
+The first test drives the real engine: the client's app creates a session and answers its cards
+through REST while the counselor's page follows. The others set up a conversation through the
+graph service (the engine's own write path), which is quicker for what they prove. Screenshots go
+to tests/artifacts/.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions_app.engine import graph
+from sessions_app.models import AskSession
+from sessions_app.selectors import latest_mood
 from sessions_app.services import event_append
 from tests import factories
 from tests.browser.conftest import screenshot
@@ -48,6 +51,11 @@ class ClientApp:
         )
         assert response.ok, response.text()
         self.headers = {"Authorization": f"Token {response.json()['token']}"}
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        response = self.context.request.post(f"/api/ask/{path}", data=body, headers=self.headers)
+        assert response.ok, response.text()
+        return response.json()
 
     def patch(self, session: Any, body: dict[str, Any]) -> None:
         response = self.context.request.patch(
@@ -84,6 +92,33 @@ def conversation(owner: Any, title: str = "Sunday worries") -> tuple[Any, list[A
             payload={"message_id": messages[-1].pk},
         )
     return session, messages
+
+
+def test_the_inspection_page_follows_an_engine_session_the_client_answers_through_rest(
+    asgi_server, chromium, people
+):
+    client = ClientApp(chromium, asgi_server, "alice")
+    session_id = client.post("sessions", {})["_id"]
+    state = client.post(f"sessions/{session_id}/messages", {"text": "Work stress"})
+    page = sign_in(chromium, asgi_server, "bob")
+    page.goto(f"/sessions/{session_id}/")
+    expect(page.locator("#live")).to_have_attribute("data-live", "open")
+    page.evaluate("window.sameDocument = true")
+
+    for answer in ("My manager piles work on me.", "I feel tense and tired every evening."):
+        card = state["current_card"]
+        state = client.post(
+            f"sessions/{session_id}/answers", {"card_id": card["id"], "text": answer}
+        )
+        expect(page.locator(".timeline")).to_contain_text(answer)
+        expect(page.locator(".timeline")).to_contain_text(state["current_card"]["text"][:40])
+    expect(page.locator("#event-log-list")).to_contain_text("answer.received")
+    session = AskSession.objects.get(pk=session_id)
+    mood = latest_mood(session)
+    assert mood is not None  # a batch completed: the Analyst said how the mood moved
+    expect(page.locator(".orb")).to_have_class(re.compile(f"orb--{mood}"))
+    assert page.evaluate("window.sameDocument") is True  # updated in place, never reloaded
+    screenshot(page, "inspection-engine")
 
 
 def test_a_counselor_watches_a_session_update_live_while_the_client_answers_through_rest(

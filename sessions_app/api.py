@@ -36,6 +36,7 @@ from sessions_app.api_base import (
     SessionPagination,
     WriteThrottle,
     query_of,
+    validated,
 )
 from sessions_app.api_errors import ErrorOutput
 from sessions_app.errors import ApplicationError
@@ -83,11 +84,6 @@ def _context(request: Request) -> dict[str, Any]:
     return {"request": request, "max_privacy": max_privacy_for(request.user)}
 
 
-def _validated(serializer: serializers.Serializer) -> dict[str, Any]:
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
 _SESSION_ID = OpenApiParameter(
     "session_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The session's `_id`."
 )
@@ -107,7 +103,7 @@ class SessionListApi(ApiView):
         "own sessions, counselors their caseload and handoffs, ops and services all.",
     )
     def get(self, request: Request) -> Response:
-        filters = _validated(SessionListFilter(data=query_of(request)))
+        filters = validated(SessionListFilter(data=query_of(request)))
         _check_list_filters(request.user, filters)
         sessions = selectors.session_list(user=request.user, **filters)
         paginator = SessionPagination()
@@ -134,7 +130,7 @@ class SessionListApi(ApiView):
         if role not in (Role.CLIENT, Role.SERVICE):
             raise forbidden("Only clients and services create sessions.")
         context = {"writable": creatable_fields(request.user)}
-        data = _validated(SessionCreateInput(data=request.data, context=context))
+        data = validated(SessionCreateInput(data=request.data, context=context))
         owner = request.user if role is Role.CLIENT else _client_named(data.pop("user_id", None))
         session = services.session_create(owner=owner, actor=request.user, **data)
         return Response(SessionOutput(session, context=_context(request)).data, status=201)
@@ -202,7 +198,7 @@ class SessionDetailApi(ApiView):
         session = session_for(request.user, session_id, write=True)
         session_require(request.user, session, SessionAction.UPDATE)
         context = {"writable": patchable_fields(request.user)}
-        changes = _validated(SessionPatchInput(data=request.data, context=context))
+        changes = validated(SessionPatchInput(data=request.data, context=context))
         session = services.session_update(session=session, actor=request.user, changes=changes)
         return Response(SessionOutput(session, context=_context(request)).data)
 
@@ -241,7 +237,7 @@ class SessionModalityApi(ApiView):
     def patch(self, request: Request, session_id: Any) -> Response:
         session = session_for(request.user, session_id, write=True)
         session_require(request.user, session, SessionAction.MODALITY)
-        changes = _validated(ModalityInput(data=request.data))
+        changes = validated(ModalityInput(data=request.data))
         session = services.session_modality_update(session=session, actor=request.user, **changes)
         return Response(SessionOutput(session, context=_context(request)).data)
 
@@ -275,7 +271,7 @@ class NotificationListApi(ApiView):
         description="The caller's inbox: due notifications, newest first, 20 per page.",
     )
     def get(self, request: Request) -> Response:
-        filters = _validated(NotificationListFilter(data=query_of(request)))
+        filters = validated(NotificationListFilter(data=query_of(request)))
         notifications = selectors.notification_list(
             user=request.user, unread_only=filters["unread"]
         )
@@ -321,7 +317,7 @@ class ExportApi(ApiView):
     def post(self, request: Request) -> Response:
         if role_of(request.user) is not Role.CLIENT:
             raise forbidden("Only clients export their data.")
-        data = _validated(ExportInput(data=request.data))
+        data = validated(ExportInput(data=request.data))
         if not request.user.check_password(data["password"]):
             raise ApplicationError("E_PASSWORD_INVALID", "The password is wrong.", status=403)
         body = {

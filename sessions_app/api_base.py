@@ -173,3 +173,9 @@ class SessionPagination(KeysetPagination):
 
 class NotificationPagination(KeysetPagination):
     ordering = ("-scheduled_for", "-id")
+
+
+def validated(serializer: Any) -> dict[str, Any]:
+    """The serializer's validated data; invalid input raises (answered as E_VALIDATION)."""
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)

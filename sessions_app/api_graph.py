@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from sessions_app.access import SessionAction, session_for, session_require
 from sessions_app.api import errors
-from sessions_app.api_base import ApiView, WriteThrottle
+from sessions_app.api_base import ApiView, WriteThrottle, validated
 from sessions_app.engine import graph
 from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
 from sessions_app.errors import ApplicationError
@@ -137,11 +137,6 @@ def _writable(request: Request, session_id: Any) -> AskSession:
     return session
 
 
-def _valid(serializer: serializers.Serializer) -> dict[str, Any]:
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
 def _message(session: AskSession, message_id: int, field: str) -> AskMessage:
     message = AskMessage.objects.filter(pk=message_id, session=session).first()
     if message is None:
@@ -183,7 +178,7 @@ class SessionForkApi(ApiView):
     )
     def post(self, request: Request, session_id: Any) -> Response:
         session = _writable(request, session_id)
-        data = _valid(ForkInput(data=request.data))
+        data = validated(ForkInput(data=request.data))
         message = _message(session, data["message_id"], "message_id")
         graph.message_fork(session=session, from_message=message, by=request.user)
         return Response(_tree_document(session, request.user))
@@ -215,7 +210,7 @@ class WorklineListApi(ApiView):
     )
     def post(self, request: Request, session_id: Any) -> Response:
         session = _writable(request, session_id)
-        data = _valid(WorklineInput(data=request.data))
+        data = validated(WorklineInput(data=request.data))
         workline = graph.workline_create(session=session, name=data["name"], by=request.user)
         return Response(_summary(session, workline.pk), status=201)
 
@@ -255,7 +250,7 @@ class SpinOffApi(ApiView):
     )
     def post(self, request: Request, session_id: Any) -> Response:
         session = _writable(request, session_id)
-        data = _valid(SpinOffInput(data=request.data))
+        data = validated(SpinOffInput(data=request.data))
         target = None
         if "target_workline_id" in data:
             target = _workline(session, data["target_workline_id"])
@@ -282,7 +277,7 @@ class SpinOffDecideApi(ApiView):
     )
     def post(self, request: Request, session_id: Any, proposal_id: int) -> Response:
         session = _writable(request, session_id)
-        data = _valid(SpinOffDecisionInput(data=request.data))
+        data = validated(SpinOffDecisionInput(data=request.data))
         proposal = SpinOffProposal.objects.filter(pk=proposal_id, session=session).first()
         if proposal is None:
             raise ApplicationError("E_NOT_FOUND", "Spin-off proposal not found.", status=404)

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from sessions_app.access import forbidden, session_for
 from sessions_app.api import _SESSION_ID, errors
-from sessions_app.api_base import ApiView, WriteThrottle
+from sessions_app.api_base import ApiView, WriteThrottle, validated
 from sessions_app.engine import services as engine
 from sessions_app.engine.turns import TEXT_MAX
 from sessions_app.models import AskSession
@@ -119,11 +119,6 @@ def _owner_session(request: Request, session_id: Any) -> AskSession:
     return session
 
 
-def _valid(serializer: serializers.Serializer) -> dict[str, Any]:
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
 def _state(session: AskSession) -> Response:
     return Response(StateOutput(engine.session_state(session)).data)
 
@@ -156,7 +151,7 @@ class SessionAnswerApi(TurnApi):
     )
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
-        data = _valid(AnswerInput(data=request.data))
+        data = validated(AnswerInput(data=request.data))
         engine.answer_submit(session=session, card_id=data["card_id"], text=data["text"])
         return _state(session)
 
@@ -172,7 +167,7 @@ class SessionMessageApi(TurnApi):
     )
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
-        data = _valid(MessageInput(data=request.data))
+        data = validated(MessageInput(data=request.data))
         engine.message_submit(session=session, text=data["text"])
         return _state(session)
 
@@ -187,7 +182,7 @@ class SessionContinueApi(TurnApi):
     )
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
-        _valid(EmptyInput(data=request.data))
+        validated(EmptyInput(data=request.data))
         engine.session_continue(session=session)
         return _state(session)
 
@@ -203,7 +198,7 @@ class SessionEndApi(TurnApi):
     )
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
-        _valid(EmptyInput(data=request.data))
+        validated(EmptyInput(data=request.data))
         engine.session_end(session=session)
         return _state(session)
 
@@ -219,7 +214,7 @@ class SessionLastThingApi(TurnApi):
     )
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
-        data = _valid(LastThingInput(data=request.data))
+        data = validated(LastThingInput(data=request.data))
         engine.last_thing_submit(
             session=session, text=data.get("text"), finish=bool(data.get("finish"))
         )

@@ -249,6 +249,17 @@ def move_validate(
 STATE_JSON_RE = re.compile(r"^\s*STATE_JSON\s*:\s*(?P<body>.*?)\s*$")
 
 
+def session_move_validate(session: Any, move: Move, *, flow: FlowDef | None = None) -> MoveOutcome:
+    """`move_validate` against where the session stands now (its intent, step and slots)."""
+    return move_validate(
+        flow=flow or flow_get(session.current_intent_code),
+        intent=session.current_intent_code,
+        step=session.current_step_code,
+        slots=dict(session.slots),
+        move=move,
+    )
+
+
 def state_json_split(text: str) -> tuple[str, dict[str, Any] | None, bool]:
     """(text without its trailing STATE_JSON line, the parsed object or None, malformed?).
 

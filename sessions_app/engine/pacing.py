@@ -38,8 +38,8 @@ from sessions_app.engine.flows import (
     FlowDef,
     Move,
     flow_get,
-    move_validate,
     pending_guard,
+    session_move_validate,
 )
 from sessions_app.engine.graph import materialize
 from sessions_app.engine.hygiene import client_text
@@ -251,13 +251,7 @@ def _analysis_record(
 def _move(turn: Turn, flow: FlowDef, output: dict[str, Any]) -> None:
     session = turn.session
     move = Move(state_after=output.get("state_after"), slots_updated=output.get("slots_updated"))
-    outcome = move_validate(
-        flow=flow,
-        intent=session.current_intent_code,
-        step=session.current_step_code,
-        slots=dict(session.slots),
-        move=move,
-    )
+    outcome = session_move_validate(session, move, flow=flow)
     turn.set(current_step_code=outcome.step, slots=outcome.slots)
     if session.current_intent_code == SESSION_FLOW and outcome.step in PHASE_OF_STEP:
         turn.set(phase=PHASE_OF_STEP[outcome.step])

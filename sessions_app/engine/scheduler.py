@@ -19,7 +19,7 @@ from django.utils import timezone
 from psychologist.llm import lexicon
 from sessions_app.engine import texts
 from sessions_app.engine.dealer import SCHEDULER, Draft, Turn, new_card, profile_of
-from sessions_app.engine.flows import SCHEDULER_FLOW, Move, flow_get, move_validate
+from sessions_app.engine.flows import SCHEDULER_FLOW, Move, flow_get, session_move_validate
 from sessions_app.models import AskMessage, Notification, UserProfile
 
 WEEKDAY_STEMS = {
@@ -185,12 +185,6 @@ def _reply(turn: Turn, line: str) -> None:
 
 def _move_apply(turn: Turn, move: Move) -> None:
     session = turn.session
-    outcome = move_validate(
-        flow=flow_get(session.current_intent_code),
-        intent=session.current_intent_code,
-        step=session.current_step_code,
-        slots=dict(session.slots),
-        move=move,
-    )
+    outcome = session_move_validate(session, move)
     turn.set(current_step_code=outcome.step, slots=outcome.slots)
     turn.events.append(outcome.event())

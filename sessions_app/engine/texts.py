@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from psychologist.llm.lexicon import WEEKDAY_PHRASES
+
 TEXTS: dict[str, dict[str, str]] = {
     "intro": {
         "en": "Hi. This is a quiet space to look at whatever is on your mind today.",
@@ -110,18 +112,6 @@ TEXTS: dict[str, dict[str, str]] = {
     },
 }
 
-WEEKDAYS = {
-    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    "ru": (
-        "в понедельник",
-        "во вторник",
-        "в среду",
-        "в четверг",
-        "в пятницу",
-        "в субботу",
-        "в воскресенье",
-    ),
-}
 # Slots the engine may ask for itself with a card when a guard waits on them (and the answer
 # fills the slot); slots not listed here are set by code (`counselor_notified`) or by a model.
 ASKABLE_SLOTS = ("guardian_name", "guardian_contact", "safety_plan")
@@ -138,4 +128,4 @@ def text(key: str, locale: str, **values: Any) -> str:
 
 
 def weekday_name(iso_weekday: int, locale: str) -> str:
-    return WEEKDAYS[lang_of(locale)][iso_weekday - 1]
+    return WEEKDAY_PHRASES[lang_of(locale)][iso_weekday - 1]

@@ -29,7 +29,13 @@ from sessions_app.engine.dealer import (
     session_locked,
     undealt_card,
 )
-from sessions_app.engine.flows import CRISIS_FLOW, SCHEDULER_FLOW, Move, move_validate, route
+from sessions_app.engine.flows import (
+    CRISIS_FLOW,
+    SCHEDULER_FLOW,
+    Move,
+    route,
+    session_move_validate,
+)
 from sessions_app.engine.pacing import Pending, batch_run
 from sessions_app.models import AskMessage, AskSession
 
@@ -162,17 +168,10 @@ def client_words(
 def _slot_fill(turn: Turn, slot: str, text: str) -> None:
     """A card the engine dealt to fill a guard's slot: the answer is the slot's value, checked
     like any move (staying on the step)."""
-    from sessions_app.engine.flows import flow_get
-
     session = turn.session
-    outcome = move_validate(
-        flow=flow_get(session.current_intent_code),
-        intent=session.current_intent_code,
-        step=session.current_step_code,
-        slots=dict(session.slots),
-        move=Move(
-            state_after=session.current_step_code, slots_updated={slot: text}, source="engine"
-        ),
+    outcome = session_move_validate(
+        session,
+        Move(state_after=session.current_step_code, slots_updated={slot: text}, source="engine"),
     )
     turn.set(slots=outcome.slots)
     turn.events.append(outcome.event())

@@ -12,21 +12,9 @@ import datetime as dt
 import hashlib
 from typing import Any
 
+from psychologist.llm.lexicon import WEEKDAY_PHRASES
 from psychologist.llm.offline import common
 
-WEEKDAYS = {
-    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    # Accusative after "в"/"во": "до встречи в четверг", "во вторник".
-    "ru": (
-        "в понедельник",
-        "во вторник",
-        "в среду",
-        "в четверг",
-        "в пятницу",
-        "в субботу",
-        "в воскресенье",
-    ),
-}
 MONTHS = {
     "en": (
         "January",
@@ -147,7 +135,7 @@ def _see_you(context: dict[str, Any], lang: str) -> str:
     date = _parse_date(context.get("next_session_date"))
     if date is None:
         return "До встречи в следующий раз." if lang == "ru" else "See you next time."
-    weekday = WEEKDAYS[lang][date.weekday()]
+    weekday = WEEKDAY_PHRASES[lang][date.weekday()]
     today = _parse_date(context.get("today"))
     far = today is not None and (date - today).days >= 7
     when = f"{weekday}, {date.day} {MONTHS[lang][date.month - 1]}" if far else weekday

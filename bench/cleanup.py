@@ -100,7 +100,7 @@ def measure() -> tuple[float, int, int]:
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
-    from sessions_app.lifecycle import sessions_abandoned_close
+    from sessions_app.jobs.lifecycle import sessions_abandoned_close
 
     reset_queries()  # the query log is bounded: a full one would count nothing
     with CaptureQueriesContext(connection) as queries:
@@ -114,7 +114,7 @@ def selection():
     from django.conf import settings
     from django.utils import timezone
 
-    from sessions_app.lifecycle import ABANDON_BATCH
+    from sessions_app.jobs.lifecycle import ABANDON_BATCH
     from sessions_app.models import AskSession
 
     cutoff = timezone.now() - settings.SESSION_ABANDON_AFTER

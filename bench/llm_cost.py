@@ -43,7 +43,7 @@ def closed_session(events: int):
 
 
 def conversation(session) -> list:
-    from psychologist.llm.types import EMIT_HYPOTHESES_TOOL, SEARCH_EVENTS_TOOL
+    from psychologist.schemas import EMIT_HYPOTHESES_TOOL, SEARCH_EVENTS_TOOL
     from tests.fake_anthropic import tool_use
     from tests.psychologist.builders import event_ids, hypothesis_data
 

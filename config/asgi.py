@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through Channels (served by daphne).
 
-Websockets pass `WebsocketAuthMiddleware` (sessions_app.ws_auth): a connection presenting a
+Websockets pass `WebsocketAuthMiddleware` (sessions_app.realtime.auth): a connection presenting a
 knox token (as a subprotocol) is authenticated by it alone and needs no Origin header — native
 mobile clients send none; every other connection is a browser's, must come from an allowed
 origin, and is authenticated by its session cookie.
@@ -17,8 +17,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry)
 
-from sessions_app.routing import websocket_urlpatterns  # noqa: E402
-from sessions_app.ws_auth import WebsocketAuthMiddleware  # noqa: E402
+from sessions_app.realtime.routing import websocket_urlpatterns  # noqa: E402
+from sessions_app.realtime.auth import WebsocketAuthMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

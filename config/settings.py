@@ -311,19 +311,19 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "pages:home"
 LOGOUT_REDIRECT_URL = "login"
 
-# Every API view answers errors as {"code", "detail"} (sessions_app.api_errors); throttle rates
+# Every API view answers errors as {"code", "detail"} (sessions_app.api.errors); throttle rates
 # are per scope and come from the environment, so production can tune them without a release.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # First, so an unauthenticated request gets 401 with `WWW-Authenticate: Token`.
-        "sessions_app.api_plugins.TokenAuthentication",
+        "sessions_app.api.plugins.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["sessions_app.api_plugins.JSONParser"],
-    "DEFAULT_RENDERER_CLASSES": ["sessions_app.api_plugins.JSONRenderer"],
-    "DEFAULT_SCHEMA_CLASS": "sessions_app.api_base.ApiSchema",
-    "EXCEPTION_HANDLER": "sessions_app.api_errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": ["sessions_app.api.plugins.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["sessions_app.api.plugins.JSONRenderer"],
+    "DEFAULT_SCHEMA_CLASS": "sessions_app.api.base.ApiSchema",
+    "EXCEPTION_HANDLER": "sessions_app.api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "login": env_str("THROTTLE_LOGIN", "10/min"),
         "write": env_str("THROTTLE_WRITE", "120/min"),

@@ -8,7 +8,7 @@ from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import AllowAny
 
-from sessions_app.auth_api import LoginApi, LogoutApi
+from sessions_app.api.auth import LoginApi, LogoutApi
 from sessions_app.forms import StaffAuthenticationForm
 
 # Swagger UI boots from an inline script and styles its widgets inline: its page alone relaxes
@@ -61,6 +61,6 @@ urlpatterns = [
     path("", include("sessions_app.page_urls")),
 ]
 
-# Django's own 404/500 answer JSON under /api/ (sessions_app.api_errors).
-handler404 = "sessions_app.api_errors.page_not_found"
-handler500 = "sessions_app.api_errors.server_error"
+# Django's own 404/500 answer JSON under /api/ (sessions_app.api.errors).
+handler404 = "sessions_app.api.errors.page_not_found"
+handler500 = "sessions_app.api.errors.server_error"

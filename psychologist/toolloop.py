@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from psychologist.evidence import HypothesisDraft
-from psychologist.llm.schemas import PSYCHOLOGIST_TOOLS
+from psychologist.schemas import PSYCHOLOGIST_TOOLS
 from psychologist.llm.service import complete
 from psychologist.llm.types import (
     LLMError,

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from psychologist.llm.registry import Provider, binding_for_agent, get_provider, providers_replaced
-from psychologist.llm.schemas import TOOLS_BY_AGENT
+from sessions_app.engine.schemas import TOOLS_BY_AGENT
 from psychologist.llm.scripted import ScriptedProvider
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskSession, SandboxSession, SessionType, UserProfile

@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from psychologist.models import LLMCall
+from psychologist.llm.models import LLMCall
 from sessions_app.access import sandbox_of, sessions_visible_to
 from sessions_app.engine import graph
 from sessions_app.engine.graph import session_messages, workline_path
@@ -26,7 +26,7 @@ from sessions_app.models import (
     UserProfile,
 )
 from sessions_app.privacy import STAFF_MAX_PRIVACY
-from sessions_app.realtime import event_view
+from sessions_app.realtime.push import event_view
 
 # Filters over a P3 column; only callers allowed to read P3 may use them (else E_VALIDATION).
 RISK_FILTERS = ("initial_risk_level", "final_risk_level")

@@ -13,7 +13,9 @@ from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 from django_q.tasks import async_task
 
-from sessions_app import realtime, redaction
+from sessions_app import redaction
+
+from sessions_app.realtime import push as realtime
 from sessions_app.errors import ApplicationError
 from sessions_app.models import (
     SESSION_MESSAGES_MAX,

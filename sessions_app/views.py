@@ -15,7 +15,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from sessions_app import realtime, sandbox, selectors
+from sessions_app import sandbox, selectors
+
+from sessions_app.realtime import push as realtime
 from sessions_app.access import (
     SessionAction,
     pages_allowed,

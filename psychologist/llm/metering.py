@@ -7,7 +7,7 @@ import logging
 from django.conf import settings
 
 from psychologist.llm.types import Usage
-from psychologist.models import LLMCall
+from psychologist.llm.models import LLMCall
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from typing import Protocol
 from django.conf import settings
 
 from psychologist.llm.types import LLMError, LLMRequest, LLMResponse
-from psychologist.models import ModelBinding
+from psychologist.llm.models import ModelBinding
 
 
 class Provider(Protocol):

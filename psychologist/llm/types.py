@@ -1,21 +1,14 @@
 """The LLM layer's own types. Providers return these, never SDK objects.
 
-Contract for the three dialogue agents (all providers honour it; `schemas.py` holds the tools):
-- `analyst`: the request offers the tool `analyst_output` and forces it (`tool_choice`); the
-  structured output is `response.tool_calls[0].input` with `questions` (third person),
-  `observation`, `crisis_signal`, `suggested_insight`, `session_complete`, `mood_delta`,
-  `state_after`, `slots_updated`.
-- `narrator`: tool `narrator_output` → `cards` [{id, text, type}], `insight`, `closing_line`.
-- `summarizer`: tool `summary_output` → `summary` (≤ 1000 chars), `key_insights`,
-  `cbt_techniques_used`.
-- `psychologist` / `psychologist-light`: a tool loop (`tool_choice="any"`) over `fetch_event`,
-  `search_events` and `emit_hypotheses` → `hypotheses` [{target, statement, confidence,
-  evidence, termination_analysis}]; the loop, not the service, validates the batch.
-`service.complete()` validates the forced tool's input against its schema and raises
-`LLMOutputInvalid` otherwise, so a caller only ever sees valid structured output.
+A caller builds an `LLMRequest` (stable system blocks, messages, tools, which tool is forced)
+and gets an `LLMResponse` back. `service.complete()` validates a forced tool's input against its
+schema and raises `LLMOutputInvalid` otherwise, so a caller only ever sees valid structured
+output. The agents' own contracts live with the agents: `sessions_app.engine.schemas` (Analyst,
+Narrator, Summarizer) and `psychologist.schemas` (the psychologist's tool loop).
 
 `LLMRequest.context` carries the structured facts the prompt was rendered from. A real model
-reads the rendered prompt; the offline engine reads `context` directly (keys in `offline/`).
+reads the rendered prompt; the offline engine reads `context` directly (keys in each agent's
+offline rules).
 """
 
 from __future__ import annotations
@@ -24,16 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Role = Literal["user", "assistant"]
-MoodDelta = Literal["declining", "stable", "improving"]
-
-ANALYST_TOOL = "analyst_output"
-NARRATOR_TOOL = "narrator_output"
-SUMMARY_TOOL = "summary_output"
-# The psychologist's tool loop (`psychologist.toolloop`): two read helpers and the mandatory
-# emit; a batch is validated by the loop, which answers a rejection as the tool result.
-EMIT_HYPOTHESES_TOOL = "emit_hypotheses"
-FETCH_EVENT_TOOL = "fetch_event"
-SEARCH_EVENTS_TOOL = "search_events"
 
 # Stop reasons a caller must treat as "the model did not really answer" (SPEC §3: a refusal or a
 # truncated answer is never read as "no risk").

@@ -19,12 +19,8 @@ from typing import Any
 from django.conf import settings
 
 from psychologist.llm.budget import truncate_middle
-from psychologist.llm.schemas import (
-    ANALYST_OUTPUT,
-    NARRATOR_OUTPUT,
-    SUMMARY_OUTPUT,
-    tool_input_errors,
-)
+from sessions_app.engine.schemas import ANALYST_OUTPUT, NARRATOR_OUTPUT, SUMMARY_OUTPUT
+from psychologist.llm.schemas import tool_input_errors
 from psychologist.llm.service import complete
 from psychologist.llm.types import (
     LLMError,

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from psychologist.llm import lexicon
+from sessions_app.engine import lexicon
 from psychologist.services import analysis_request
 from sessions_app.engine import agents, prompts, texts
 from sessions_app.engine.crisis import risk_now

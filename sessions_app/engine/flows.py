@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from psychologist.llm import lexicon
+from sessions_app.engine import lexicon
 from sessions_app.engine.flow_files import BUILTIN_FLOWS, FLOWS_DIR, flow_files_load
 from sessions_app.errors import ApplicationError
 from sessions_app.models import (

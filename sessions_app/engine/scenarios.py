@@ -27,7 +27,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import override_settings
 
-from psychologist.llm.schemas import TOOLS_BY_AGENT
+from sessions_app.engine.schemas import TOOLS_BY_AGENT
 from psychologist.llm.scripted import use_script
 from sessions_app import services
 from sessions_app.engine import services as engine

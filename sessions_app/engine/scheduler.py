@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from psychologist.llm import lexicon
+from sessions_app.engine import lexicon
 from sessions_app.engine import texts
 from sessions_app.engine.dealer import SCHEDULER, Draft, Turn, new_card, profile_of
 from sessions_app.engine.flows import SCHEDULER_FLOW, Move, flow_get, session_move_validate

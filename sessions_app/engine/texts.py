@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from psychologist.llm.lexicon import WEEKDAY_PHRASES
+from sessions_app.engine.lexicon import WEEKDAY_PHRASES
 
 TEXTS: dict[str, dict[str, str]] = {
     "intro": {

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
-from psychologist.llm import lexicon
+from sessions_app.engine import lexicon
 from sessions_app.engine import crisis, scheduler, texts
 from sessions_app.engine.dealer import (
     COMPLETION,

@@ -1,6 +1,6 @@
 """Register the background jobs' django-q schedules on migrate: no admin clicks (SPEC §7).
 
-It applies the current table in `sessions_app.schedules` (idempotent, matched by name); after the
+It applies the current table in `sessions_app.jobs.schedules` (idempotent, matched by name); after the
 table changes, `manage.py ensure_schedules` or a new migration calling the same function applies
 it again.
 """
@@ -9,13 +9,13 @@ from django.db import migrations
 
 
 def register(apps, schema_editor):
-    from sessions_app.schedules import schedules_ensure
+    from sessions_app.jobs.schedules import schedules_ensure
 
     schedules_ensure(schedule_model=apps.get_model("django_q", "Schedule"))
 
 
 def unregister(apps, schema_editor):
-    from sessions_app.schedules import PREFIX
+    from sessions_app.jobs.schedules import PREFIX
 
     apps.get_model("django_q", "Schedule").objects.filter(name__startswith=PREFIX).delete()
 

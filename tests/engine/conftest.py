@@ -10,7 +10,7 @@ import pytest
 from pytest_django.fixtures import Settings
 
 from psychologist.llm.scripted import use_script
-from psychologist.llm.types import ANALYST_TOOL, NARRATOR_TOOL, SUMMARY_TOOL
+from sessions_app.engine.schemas import ANALYST_TOOL, NARRATOR_TOOL, SUMMARY_TOOL
 from sessions_app import services
 from sessions_app.engine.services import answer_submit, session_state
 from sessions_app.models import AskSession

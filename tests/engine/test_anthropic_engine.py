@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from psychologist.llm.types import ANALYST_TOOL, NARRATOR_TOOL
+from sessions_app.engine.schemas import ANALYST_TOOL, NARRATOR_TOOL
 from psychologist.models import LLMCall
 from sessions_app.engine.agents import REASKS
 from sessions_app.models import AskMessage

@@ -7,8 +7,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from psychologist.llm.schemas import TOOLS_BY_AGENT
-from psychologist.llm.types import EMIT_HYPOTHESES_TOOL, SEARCH_EVENTS_TOOL, LLMRequest, Message
+from sessions_app.engine.schemas import TOOLS_BY_AGENT
+from psychologist.schemas import EMIT_HYPOTHESES_TOOL, SEARCH_EVENTS_TOOL
+from psychologist.llm.types import LLMRequest, Message
 from psychologist.models import AnalysisRequest
 from psychologist.services import analysis_request
 from sessions_app.models import AskSession

@@ -8,17 +8,10 @@ from typing import Any
 import pytest
 from pytest_django.fixtures import Settings
 
-from psychologist.llm.schemas import ANALYST_OUTPUT
+from sessions_app.engine.schemas import ANALYST_OUTPUT
 from psychologist.llm.service import complete
-from psychologist.llm.types import (
-    ANALYST_TOOL,
-    LLMOutputInvalid,
-    LLMRequest,
-    LLMUnavailable,
-    Message,
-    ToolCall,
-    ToolResult,
-)
+from sessions_app.engine.schemas import ANALYST_TOOL
+from psychologist.llm.types import LLMOutputInvalid, LLMRequest, LLMUnavailable, Message, ToolCall, ToolResult
 from psychologist.models import LLMCall, ModelBinding
 from tests import fake_anthropic as fake
 from tests.fake_anthropic import FakeAnthropic

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from psychologist.llm.lexicon import (
+from sessions_app.engine.lexicon import (
     detect_crisis,
     detect_fatigue,
     detect_meta,

@@ -4,10 +4,10 @@ from typing import Any
 
 import pytest
 
-from psychologist.llm.offline import grammar_en
-from psychologist.llm.offline.banks import BANK
+from sessions_app.engine.offline import grammar_en
+from sessions_app.engine.offline.banks import BANK
 from psychologist.llm.service import complete
-from psychologist.llm.types import ANALYST_TOOL
+from sessions_app.engine.schemas import ANALYST_TOOL
 from psychologist.models import LLMCall
 from tests.psychologist.builders import agent_request, recap
 

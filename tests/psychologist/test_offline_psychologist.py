@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from psychologist.llm.offline.psychologist import hypothesise
+from psychologist.offline import hypothesise
 
 
 def log(*entries: tuple[str, str] | str, close: str = "session.closed") -> list[dict[str, Any]]:

@@ -5,9 +5,9 @@ from typing import Any
 import pytest
 
 from psychologist.llm.budget import clip_middle, estimate_tokens, truncate_middle
-from psychologist.llm.schemas import SUMMARY_MAX_CHARS
+from sessions_app.engine.schemas import SUMMARY_MAX_CHARS
 from psychologist.llm.service import complete
-from psychologist.llm.types import SUMMARY_TOOL
+from sessions_app.engine.schemas import SUMMARY_TOOL
 from tests.psychologist.builders import agent_request
 
 pytestmark = pytest.mark.django_db

@@ -2,8 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from psychologist.llm.offline import grammar_en, grammar_ru
-from psychologist.llm.offline.banks import BANK
+from sessions_app.engine.offline import grammar_en
+
+from sessions_app.engine.offline import grammar_ru
+from sessions_app.engine.offline.banks import BANK
 
 
 @pytest.mark.parametrize(

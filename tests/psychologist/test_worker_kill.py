@@ -26,7 +26,7 @@ from django.utils import timezone
 from django_q.conf import Conf
 from django_q.models import OrmQ
 
-from psychologist.llm.types import EMIT_HYPOTHESES_TOOL
+from psychologist.schemas import EMIT_HYPOTHESES_TOOL
 from psychologist.models import Analysis, AnalysisRequest, Hypothesis
 from tests import fake_anthropic as fake
 from tests.fake_anthropic import FakeAnthropic

@@ -12,7 +12,7 @@ from django.utils import timezone
 from sessions_app import access
 from sessions_app.errors import ApplicationError
 from sessions_app.privacy import P3_FIELDS
-from sessions_app.serializers import SessionCreateInput, SessionPatchInput
+from sessions_app.api.serializers import SessionCreateInput, SessionPatchInput
 from sessions_app.services import session_length_check
 from tests import factories
 

@@ -602,7 +602,7 @@ def test_each_role_gets_exactly_the_page_access_spec_section_1_gives_it(
         assert response.url.startswith(reverse("login"))
 
 
-# --- websocket routes (R1): every route of sessions_app.routing has rows -------------------------
+# --- websocket routes (R1): every route of sessions_app.realtime.routing has rows -------------------------
 
 OPEN = "open"
 WS_TABLE: dict[str, dict[str, tuple[int | str, int | str]]] = {
@@ -635,7 +635,7 @@ def ws_paths(world: World, variant: str) -> dict[str, str]:
 
 
 def test_every_websocket_route_has_a_row_in_the_access_table():
-    from sessions_app.routing import websocket_urlpatterns
+    from sessions_app.realtime.routing import websocket_urlpatterns
 
     assert {pattern.name for pattern in websocket_urlpatterns} == set(WS_TABLE)
     for rows in WS_TABLE.values():

@@ -9,8 +9,8 @@ from django.core.cache import cache
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from sessions_app.api_base import WriteThrottle
-from sessions_app.api_plugins import TokenAuthentication
+from sessions_app.api.base import WriteThrottle
+from sessions_app.api.plugins import TokenAuthentication
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +95,7 @@ def test_writes_are_throttled_with_429_e_throttled(alice, api_as, monkeypatch):
 
 
 def test_login_is_throttled(alice, monkeypatch):
-    from sessions_app.api_base import LoginThrottle
+    from sessions_app.api.base import LoginThrottle
 
     monkeypatch.setattr(LoginThrottle, "THROTTLE_RATES", {"login": "3/min"})
     cache.clear()
@@ -215,7 +215,7 @@ def test_nasty_values_on_create_and_modality_never_produce_a_server_error(
 def test_djangos_own_500_is_json_under_api_and_html_elsewhere():
     from django.test import RequestFactory
 
-    from sessions_app.api_errors import server_error
+    from sessions_app.api.errors import server_error
 
     api = server_error(RequestFactory().get("/api/ask/sessions"))
     assert api.status_code == 500

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from drf_spectacular.generators import SchemaGenerator
 
-from sessions_app.idempotency import HEADER
+from sessions_app.api.idempotency import HEADER
 from tests import factories
 
 pytestmark = pytest.mark.django_db

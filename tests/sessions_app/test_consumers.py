@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from knox.models import AuthToken
 
-from sessions_app import realtime
+from sessions_app.realtime import push as realtime
 from tests import factories
 from tests.ws import append, communicator, frames, outcome, session_cookie
 

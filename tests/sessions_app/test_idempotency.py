@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from sessions_app import idempotency
-from sessions_app.api_base import ApiView
+from sessions_app.api import idempotency
+from sessions_app.api.base import ApiView
 from sessions_app.models import AskSession, IdempotencyRecord, Notification
 from tests import factories
 from tests.sessions_app.test_access_matrix import walk

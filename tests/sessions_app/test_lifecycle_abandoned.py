@@ -14,7 +14,7 @@ from django.db import connections
 
 from psychologist.llm.types import LLMUnavailable
 from psychologist.models import AnalysisRequest, LLMCall
-from sessions_app import lifecycle
+from sessions_app.jobs import lifecycle
 from sessions_app.models import AskSession, Notification, SessionEvent, UserProfile
 from tests import factories
 from tests.sessions_app.lifecycle_support import idle_session

@@ -11,7 +11,8 @@ import time_machine
 
 from psychologist.models import AnalysisRequest, Hypothesis
 from psychologist.services import hypothesis_accept
-from sessions_app import lifecycle, redaction, services
+from sessions_app import redaction, services
+from sessions_app.jobs import lifecycle
 from sessions_app.engine import graph
 from sessions_app.models import (
     AskMessage,

@@ -14,7 +14,7 @@ from django.core import mail
 from django.db import connections
 from django.urls import reverse
 
-from sessions_app import delivery
+from sessions_app.jobs import delivery
 from sessions_app.models import Notification
 from tests import factories
 

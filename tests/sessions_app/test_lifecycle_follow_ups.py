@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from sessions_app import outreach
+from sessions_app.jobs import outreach
 from sessions_app.models import AskSession, Notification
 from tests import factories
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, time
 import pytest
 import time_machine
 
-from sessions_app import outreach
+from sessions_app.jobs import outreach
 from sessions_app.models import Notification, UserProfile
 from tests import factories
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from sessions_app import lifecycle
+from sessions_app.jobs import lifecycle
 from sessions_app.models import AskSession
 from tests import factories
 

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.utils.module_loading import import_string
 from django_q.models import Schedule
 
-from sessions_app.schedules import JOBS, PREFIX, SCHEDULES, schedules_ensure
+from sessions_app.jobs.schedules import JOBS, PREFIX, SCHEDULES, schedules_ensure
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 import time_machine
 
-from sessions_app import vault
+from sessions_app.jobs import vault
 from sessions_app.models import AskSession, UserProfile
 from tests import factories
 from tests.sessions_app.lifecycle_support import converse, database_columns_containing

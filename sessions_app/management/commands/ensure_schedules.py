@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from sessions_app.schedules import SCHEDULES, schedules_ensure
+from sessions_app.jobs.schedules import SCHEDULES, schedules_ensure
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.module_loading import import_string
 
-from sessions_app.schedules import JOBS
+from sessions_app.jobs.schedules import JOBS
 
 
 class Command(BaseCommand):

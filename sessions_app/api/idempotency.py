@@ -29,7 +29,7 @@ from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from sessions_app.api_plugins import JSONRenderer
+from sessions_app.api.plugins import JSONRenderer
 from sessions_app.errors import ApplicationError
 from sessions_app.models import IdempotencyRecord
 

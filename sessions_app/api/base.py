@@ -19,8 +19,8 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from sessions_app.api_errors import ErrorOutput
-from sessions_app.idempotency import HEADER, KEY_PATTERN, idempotent, idempotent_staged
+from sessions_app.api.errors import ErrorOutput
+from sessions_app.api.idempotency import HEADER, KEY_PATTERN, idempotent, idempotent_staged
 
 
 class ApiView(APIView):
@@ -93,7 +93,7 @@ class ApiSchema(AutoSchema):
 class StrictInputSchema(OpenApiSerializerExtension):
     """A `StrictSerializer` rejects keys it does not declare: its request schema says so."""
 
-    target_class = "sessions_app.serializers.StrictSerializer"
+    target_class = "sessions_app.api.serializers.StrictSerializer"
     match_subclasses = True
 
     def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
@@ -106,7 +106,7 @@ class StrictInputSchema(OpenApiSerializerExtension):
 
 
 class TokenScheme(OpenApiAuthenticationExtension):
-    target_class = "sessions_app.api_plugins.TokenAuthentication"
+    target_class = "sessions_app.api.plugins.TokenAuthentication"
     name = "tokenAuth"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:

@@ -1,9 +1,11 @@
 """The offline provider: a deterministic, rule-based engine for every agent (SPEC §3, §6).
 
-It reads `LLMRequest.context` (see each agent module for its keys) instead of the rendered
-prompt, and answers through the same forced tool a model would use, so callers cannot tell the
-difference in shape. Same input, same output: no clock, no randomness. Tokens are estimated
-(about four characters a token); the cost is zero.
+The leaf knows no agent. Each app registers the rules of its own agents at start-up
+(`AppConfig.ready()`): the dialogue engine its Analyst, Narrator and Summarizer, the
+psychologist its own. Rules read `LLMRequest.context` (see each agent module for its keys)
+instead of the rendered prompt, and answer through the same forced tool a model would use, so
+callers cannot tell the difference in shape. Same input, same output: no clock, no randomness.
+Tokens are estimated (about four characters a token); the cost is zero.
 """
 
 from __future__ import annotations
@@ -14,35 +16,21 @@ from collections.abc import Callable
 from typing import Any
 
 from psychologist.llm.budget import estimate_tokens
-from psychologist.llm.offline.analyst import analyse
-from psychologist.llm.offline.narrator import narrate
-from psychologist.llm.offline.psychologist import hypothesise
-from psychologist.llm.offline.summarizer import summarise
-from psychologist.llm.types import (
-    ANALYST_TOOL,
-    EMIT_HYPOTHESES_TOOL,
-    NARRATOR_TOOL,
-    SUMMARY_TOOL,
-    LLMError,
-    LLMRequest,
-    LLMResponse,
-    ToolCall,
-    Usage,
-)
+from psychologist.llm.types import LLMError, LLMRequest, LLMResponse, ToolCall, Usage
 
 PROVIDER = "offline"
 MODEL = "offline-rules-v1"
 # SPEC §3 labels offline output wherever it is shown: `LLMProviderName(response.provider).label`
 # reads "Offline engine".
 
-AGENTS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
-    "analyst": (ANALYST_TOOL, analyse),
-    "narrator": (NARRATOR_TOOL, narrate),
-    "summarizer": (SUMMARY_TOOL, summarise),
-    # Both tiers read the same log with the same rules; the tier caps how many it proposes.
-    "psychologist": (EMIT_HYPOTHESES_TOOL, hypothesise),
-    "psychologist-light": (EMIT_HYPOTHESES_TOOL, hypothesise),
-}
+Rules = Callable[[dict[str, Any]], dict[str, Any]]
+
+_AGENTS: dict[str, tuple[str, Rules]] = {}
+
+
+def offline_agent_register(agent: str, *, tool: str, rules: Rules) -> None:
+    """Serve `agent` offline: `rules(context)` returns the input of the forced `tool`."""
+    _AGENTS[agent] = (tool, rules)
 
 
 class OfflineProvider:
@@ -52,11 +40,11 @@ class OfflineProvider:
         self.model = model
 
     def complete(self, request: LLMRequest) -> LLMResponse:
-        if request.agent not in AGENTS:
+        if request.agent not in _AGENTS:
             raise LLMError(
                 f"the offline engine has no rules for agent {request.agent!r}", code="unsupported"
             )
-        tool, rules = AGENTS[request.agent]
+        tool, rules = _AGENTS[request.agent]
         output = rules(dict(request.context))
         encoded = json.dumps(output, ensure_ascii=False, sort_keys=True)
         call_id = "offline_" + hashlib.sha256(encoded.encode()).hexdigest()[:16]

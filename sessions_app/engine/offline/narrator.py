@@ -12,9 +12,8 @@ import datetime as dt
 import hashlib
 from typing import Any
 
-from psychologist.llm.lexicon import WEEKDAY_PHRASES
-from psychologist.llm.offline import common
-
+from sessions_app.engine.lexicon import WEEKDAY_PHRASES
+from sessions_app.engine.offline import common
 MONTHS = {
     "en": (
         "January",

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from sessions_app.lifecycle import JobReport, local_zone
+from sessions_app.jobs.lifecycle import JobReport, local_zone
 from sessions_app.models import AskSession, UserProfile
 from sessions_app.selectors import session_transcript
 

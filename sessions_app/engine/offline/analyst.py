@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from psychologist.llm import lexicon
-from psychologist.llm.offline import common
-from psychologist.llm.offline.banks import (
+from sessions_app.engine import lexicon
+from sessions_app.engine.offline import common
+from sessions_app.engine.offline.banks import (
     BANK,
     CLOSURE,
     INSIGHT_BY_FOCUS,

@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from psychologist.llm import lexicon
-
+from sessions_app.engine import lexicon
 CLOSE_TYPES = frozenset({"session.closed", "session.closed_abnormally"})
 SHORT_ANSWER_WORDS = 3
 Hypothesis = dict[str, Any]

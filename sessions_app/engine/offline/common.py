@@ -7,9 +7,10 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from psychologist.llm import lexicon
-from psychologist.llm.offline import grammar_en, grammar_ru
-from psychologist.llm.offline.banks import FOCI, FOCUS_BY_THEME, THEMES
+from sessions_app.engine import lexicon
+from sessions_app.engine.offline import grammar_en
+from sessions_app.engine.offline import grammar_ru
+from sessions_app.engine.offline.banks import FOCI, FOCUS_BY_THEME, THEMES
 
 _THEME_PATTERNS = {
     theme: tuple(re.compile(pattern) for pattern in patterns) for theme, patterns in THEMES.items()

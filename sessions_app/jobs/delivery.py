@@ -17,8 +17,8 @@ from django.core.mail import EmailMessage
 from django.db import transaction
 from django.utils import timezone
 
-from sessions_app import realtime
-from sessions_app.lifecycle import JobReport
+from sessions_app.realtime import push as realtime
+from sessions_app.jobs.lifecycle import JobReport
 from sessions_app.models import Notification
 
 logger = logging.getLogger(__name__)

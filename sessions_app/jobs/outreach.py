@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
-from sessions_app.lifecycle import JobReport, at_local, local_zone, next_local, text_for
+from sessions_app.jobs.lifecycle import JobReport, at_local, local_zone, next_local, text_for
 from sessions_app.models import AskSession, CaseloadAssignment, Notification, UserProfile
 from sessions_app.roles import Role
 

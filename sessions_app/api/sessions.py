@@ -29,7 +29,7 @@ from sessions_app.access import (
     session_for,
     session_require,
 )
-from sessions_app.api_base import (
+from sessions_app.api.base import (
     ApiView,
     ExportThrottle,
     NotificationPagination,
@@ -38,11 +38,11 @@ from sessions_app.api_base import (
     query_of,
     validated,
 )
-from sessions_app.api_errors import ErrorOutput
+from sessions_app.api.errors import ErrorOutput
 from sessions_app.errors import ApplicationError
 from sessions_app.privacy import CLIENT_MAX_PRIVACY, Privacy
 from sessions_app.roles import Role, role_of
-from sessions_app.serializers import (
+from sessions_app.api.serializers import (
     ExportInput,
     ExportOutput,
     ModalityInput,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from sessions_app import consumers
-
+from sessions_app.realtime import consumers
 websocket_urlpatterns: list[URLPattern] = [
     path(
         "ws/sessions/<uuid:session_id>/",

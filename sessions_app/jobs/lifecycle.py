@@ -26,9 +26,10 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from psychologist.llm.budget import clip_middle, truncate_middle
-from psychologist.llm.schemas import SUMMARY_MAX_CHARS, SUMMARY_OUTPUT
+from sessions_app.engine.schemas import SUMMARY_MAX_CHARS, SUMMARY_OUTPUT
 from psychologist.llm.service import complete
-from psychologist.llm.types import SUMMARY_TOOL, LLMError, LLMRequest, Message
+from sessions_app.engine.schemas import SUMMARY_TOOL
+from psychologist.llm.types import LLMError, LLMRequest, Message
 from psychologist.services import analysis_request
 from sessions_app import services
 from sessions_app.models import (

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from psychologist.llm import lexicon
+from sessions_app.engine import lexicon
 from psychologist.llm.budget import clip_middle, truncate_middle
-from psychologist.llm.offline import common
-from psychologist.llm.offline.banks import (
+from sessions_app.engine.offline import common
+from sessions_app.engine.offline.banks import (
     FOCUS_LABELS,
     INSIGHT_BY_FOCUS,
     INSIGHT_BY_THEME,
@@ -21,7 +21,7 @@ from psychologist.llm.offline.banks import (
     TECHNIQUES_BY_THEME,
     THEME_LABELS,
 )
-from psychologist.llm.schemas import SUMMARY_MAX_CHARS
+from sessions_app.engine.schemas import SUMMARY_MAX_CHARS
 
 DEFAULT_TOKEN_BUDGET = 200
 EXCERPT_CHARS = 140

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from rest_framework.exceptions import AuthenticationFailed
 
-from sessions_app.api_plugins import TokenAuthentication
+from sessions_app.api.plugins import TokenAuthentication
 
 PROTOCOL = "naisei.v1"
 TOKEN_PROTOCOL_PREFIX = "naisei.token."

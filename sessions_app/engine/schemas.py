@@ -1,0 +1,96 @@
+"""The dialogue agents' structured-output tools (Analyst, Narrator, Summarizer): the contract
+every provider honours. `psychologist.llm.schemas` validates a forced tool's input on receipt.
+"""
+
+from __future__ import annotations
+
+from psychologist.llm.types import ToolSpec
+
+ANALYST_TOOL = "analyst_output"
+NARRATOR_TOOL = "narrator_output"
+SUMMARY_TOOL = "summary_output"
+
+SUMMARY_MAX_CHARS = 1000
+
+_STRING_LIST = {"type": "array", "items": {"type": "string"}}
+
+ANALYST_OUTPUT = ToolSpec(
+    name=ANALYST_TOOL,
+    description=(
+        "Report the analysis of the client's latest answers: the next 1-2 questions in the "
+        "third person, the observation, risk, pacing, mood and the proposed flow move."
+    ),
+    input_schema={
+        "type": "object",
+        "properties": {
+            "questions": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
+            "observation": {"type": ["string", "null"]},
+            "crisis_signal": {"type": "boolean"},
+            "suggested_insight": {"type": ["string", "null"]},
+            "session_complete": {"type": "boolean"},
+            "mood_delta": {"enum": ["declining", "stable", "improving"]},
+            "state_after": {"type": "string"},
+            "slots_updated": {"type": "object"},
+        },
+        "required": [
+            "questions",
+            "crisis_signal",
+            "session_complete",
+            "mood_delta",
+            "state_after",
+            "slots_updated",
+        ],
+        "additionalProperties": False,
+    },
+)
+
+NARRATOR_OUTPUT = ToolSpec(
+    name=NARRATOR_TOOL,
+    description="Return the question cards, the insight and the closing line for the client.",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "cards": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "integer", "minimum": 1},
+                        "text": {"type": "string", "minLength": 1},
+                        "type": {"enum": ["open"]},
+                    },
+                    "required": ["id", "text", "type"],
+                    "additionalProperties": False,
+                },
+                "maxItems": 2,
+            },
+            "insight": {"type": ["string", "null"]},
+            "closing_line": {"type": ["string", "null"]},
+        },
+        "required": ["cards"],
+        "additionalProperties": False,
+    },
+)
+
+SUMMARY_OUTPUT = ToolSpec(
+    name=SUMMARY_TOOL,
+    description="Summarise the whole session for the record.",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "summary": {"type": "string", "maxLength": SUMMARY_MAX_CHARS},
+            "key_insights": _STRING_LIST,
+            "cbt_techniques_used": _STRING_LIST,
+        },
+        "required": ["summary", "key_insights", "cbt_techniques_used"],
+        "additionalProperties": False,
+    },
+)
+
+TOOLS_BY_AGENT = {
+    "analyst": ANALYST_OUTPUT,
+    "narrator": NARRATOR_OUTPUT,
+    "summarizer": SUMMARY_OUTPUT,
+}
+
+

@@ -28,8 +28,8 @@ def closed_session(events: int):
     the loop itself, once per tier)."""
     from django.utils import timezone
 
+    from sessions_app.events import event_append
     from sessions_app.models import AskSession
-    from sessions_app.services import event_append
     from tests.psychologist.builders import session_with_log
 
     answers = [ANSWERS[n % len(ANSWERS)] for n in range((events - 2) // 2)]

@@ -177,8 +177,8 @@ def append_events(session_id: str, count: int, interval: float) -> dict[int, flo
     import django
 
     django.setup()
+    from sessions_app.events import event_append
     from sessions_app.models import AskSession
-    from sessions_app.services import event_append
 
     session = AskSession.objects.get(pk=session_id)
     sent: dict[int, float] = {}

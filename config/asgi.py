@@ -17,8 +17,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry)
 
-from sessions_app.realtime.routing import websocket_urlpatterns  # noqa: E402
 from sessions_app.realtime.auth import WebsocketAuthMiddleware  # noqa: E402
+from sessions_app.realtime.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -17,8 +17,8 @@ from psychologist.serializers import (
     HypothesisOutput,
 )
 from sessions_app.access import SessionAction, role_require, session_for
-from sessions_app.api.sessions import errors, page_of
 from sessions_app.api.base import ApiView, KeysetPagination, WriteThrottle, query_of
+from sessions_app.api.sessions import errors, page_of
 
 _SESSION_ID = OpenApiParameter(
     "session_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The session's `_id`."

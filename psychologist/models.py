@@ -4,7 +4,6 @@ with their evidence, clinical rules — and, re-exported, the LLM layer's bindin
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 

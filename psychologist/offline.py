@@ -14,7 +14,9 @@ from collections import defaultdict
 from typing import Any
 
 from sessions_app.engine import lexicon
-CLOSE_TYPES = frozenset({"session.closed", "session.closed_abnormally"})
+from sessions_app.events import EventType
+
+CLOSE_TYPES = frozenset({EventType.SESSION_CLOSED, EventType.SESSION_CLOSED_ABNORMALLY})
 SHORT_ANSWER_WORDS = 3
 Hypothesis = dict[str, Any]
 
@@ -95,7 +97,9 @@ def _mean(values: list[int]) -> float:
 def _risk(
     events: list[dict[str, Any]], answers: list[dict[str, Any]], locale: str
 ) -> Hypothesis | None:
-    escalations = [e for e in events if e.get("type") in {"risk.escalated", "handoff.created"}]
+    escalations = [
+        e for e in events if e.get("type") in {EventType.RISK_ESCALATED, EventType.HANDOFF_CREATED}
+    ]
     words = [a for a in answers if lexicon.detect_crisis(a["text"], locale)]
     cited = sorted(escalations + words, key=lambda event: event["seq"])
     if not cited:
@@ -110,7 +114,7 @@ def _risk(
 def _blocked(events: list[dict[str, Any]]) -> list[Hypothesis]:
     by_agent: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for event in events:
-        if event.get("type") == "validation.blocked":
+        if event.get("type") == EventType.VALIDATION_BLOCKED:
             payload = event.get("payload") if isinstance(event.get("payload"), dict) else {}
             agent = payload.get("agent")
             by_agent[agent if agent in {"analyst", "narrator"} else "flow"].append(event)
@@ -156,9 +160,9 @@ _ENDINGS = {
     "error": ("A system error ended the session after {last} (seq {seq}).", 80),
 }
 _DESCRIPTIONS = {
-    "card.dealt": "a question card was dealt",
-    "answer.received": "the client answered",
-    "session.created": "the session was opened",
+    EventType.CARD_DEALT: "a question card was dealt",
+    EventType.ANSWER_RECEIVED: "the client answered",
+    EventType.SESSION_CREATED: "the session was opened",
 }
 
 
@@ -207,9 +211,9 @@ def _termination_analysis(
     lines = [f"Classified cause: {cause}."]
     lines += [on_fatigue] if fatigue else []
     lines += [on_decline] if decline else []
-    if last["type"] == "card.dealt":
+    if last["type"] == EventType.CARD_DEALT:
         lines.append("The last card went unanswered.")
-    elif last["type"] == "answer.received" and not client_ended:
+    elif last["type"] == EventType.ANSWER_RECEIVED and not client_ended:
         lines.append("The client's last answer got no reply; follow up so it is not lost.")
     lines.append(
         "Offer to resume where it stopped rather than start over."

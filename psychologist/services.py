@@ -20,8 +20,8 @@ from psychologist.models import (
     HypothesisTarget,
 )
 from sessions_app.errors import ApplicationError
+from sessions_app.events import EventType, actor_label, event_append
 from sessions_app.models import AskSession, UserProfile
-from sessions_app.services import actor_label, event_append
 
 if TYPE_CHECKING:
     from psychologist.evidence import HypothesisDraft
@@ -65,7 +65,7 @@ def analysis_reanalyse(*, session: AskSession, by: Any) -> AnalysisRequest:
     )
     event_append(
         session=session,
-        type="psychologist.reanalysis_requested",
+        type=EventType.PSYCHOLOGIST_REANALYSIS_REQUESTED,
         payload={"request": request.pk},
         actor=actor_label(by),
         actor_user=by,
@@ -102,7 +102,7 @@ def analysis_begin(*, request_id: int) -> AnalysisRequest | None:
     request.save(update_fields=["attempts", "status", "last_error", "updated_at"])
     event_append(
         session=request.session,
-        type="psychologist.analysis_started",
+        type=EventType.PSYCHOLOGIST_ANALYSIS_STARTED,
         payload={"request": request.pk, "attempt": request.attempts},
         actor=ACTOR,
     )
@@ -121,7 +121,7 @@ def analysis_iteration_record(*, request: AnalysisRequest, report: IterationRepo
     """Progress for watchers (the insights page streams it): names and numbers, never text."""
     event_append(
         session=request.session,
-        type="psychologist.iteration",
+        type=EventType.PSYCHOLOGIST_ITERATION,
         payload={
             "request": request.pk,
             "attempt": request.attempts,
@@ -150,7 +150,7 @@ def _fail(request: AnalysisRequest, code: str, detail: str, **facts: Any) -> Non
     payload = {"request": request.pk, "attempt": request.attempts, "reason": code}
     event_append(
         session=request.session,
-        type="psychologist.analysis_failed",
+        type=EventType.PSYCHOLOGIST_ANALYSIS_FAILED,
         payload={**payload, "detail": detail[:500], **facts},
         actor=ACTOR,
     )
@@ -239,7 +239,7 @@ def _completion_events(
     for hypothesis, draft in proposed:
         event_append(
             session=request.session,
-            type="psychologist.hypothesis_proposed",
+            type=EventType.PSYCHOLOGIST_HYPOTHESIS_PROPOSED,
             payload={
                 "analysis": analysis.pk,
                 "hypothesis": hypothesis.pk,
@@ -251,7 +251,7 @@ def _completion_events(
         )
     event_append(
         session=request.session,
-        type="psychologist.analysis_completed",
+        type=EventType.PSYCHOLOGIST_ANALYSIS_COMPLETED,
         payload={
             "analysis": analysis.pk,
             "request": request.pk,
@@ -332,7 +332,7 @@ def _anamnesis_add(hypothesis: Hypothesis, *, by: Any) -> None:
     profile.save(update_fields=["accepted_hypotheses", "updated_at"])
     event_append(
         session=hypothesis.session,
-        type="psychologist.hypothesis_accepted_for_anamnesis",
+        type=EventType.PSYCHOLOGIST_HYPOTHESIS_ACCEPTED_FOR_ANAMNESIS,
         payload={"hypothesis": hypothesis.pk, "profile": profile.pk},
         actor=actor_label(by),
         actor_user=by,

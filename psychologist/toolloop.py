@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from psychologist.evidence import HypothesisDraft
-from psychologist.schemas import PSYCHOLOGIST_TOOLS
 from psychologist.llm.service import complete
 from psychologist.llm.types import (
     LLMError,
@@ -27,6 +26,7 @@ from psychologist.llm.types import (
     Usage,
 )
 from psychologist.prompt import AnalysisContext, offline_context, opening_message, system_blocks
+from psychologist.schemas import PSYCHOLOGIST_TOOLS
 from psychologist.tools import ToolOutcome, tool_run
 
 NUDGE = "Use the tools: finish by calling emit_hypotheses with the whole batch."

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from psychologist.evidence import BatchRules, HypothesisDraft, batch_validate, cited_ids
-from psychologist.schemas import EMIT_HYPOTHESES_TOOL, FETCH_EVENT_TOOL, SEARCH_EVENTS_TOOL
 from psychologist.llm.types import ToolCall, ToolResult
 from psychologist.prompt import AnalysisContext, event_line
+from psychologist.schemas import EMIT_HYPOTHESES_TOOL, FETCH_EVENT_TOOL, SEARCH_EVENTS_TOOL
 from psychologist.selectors import event_owners
 
 SEARCH_LIMIT = 20

@@ -3,7 +3,7 @@
 Ops (superusers and the ops group) see every row, soft-deleted ones included. Counselors are
 staff with view permissions; their changelists are narrowed to their caseload and hand-offs so
 that the admin is not a side door around the crisis rule of §1. The event log can be read here
-but never written: `services.event_append` is its only writer.
+but never written: `events.event_append` is its only writer.
 """
 
 from __future__ import annotations
@@ -234,7 +234,7 @@ class AskMessageAdmin(CounselorScopedAdmin):
 
 @admin.register(SessionEvent)
 class SessionEventAdmin(CounselorScopedAdmin):
-    """Read-only: the log is append-only and written only by `services.event_append`."""
+    """Read-only: the log is append-only and written only by `events.event_append`."""
 
     list_display = ("session", "seq", "type", "actor", "actor_user", "created_at")
     list_filter = ("type", "actor")

@@ -21,12 +21,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from psychologist.llm.registry import Provider, binding_for_agent, get_provider, providers_replaced
-from sessions_app.engine.schemas import TOOLS_BY_AGENT
 from psychologist.llm.scripted import ScriptedProvider
+from sessions_app.engine.schemas import TOOLS_BY_AGENT
 from sessions_app.errors import ApplicationError
+from sessions_app.events import EventType, event_append
 from sessions_app.models import AskSession, SandboxSession, SessionType, UserProfile
 from sessions_app.roles import Role
-from sessions_app.services import event_append, session_create
+from sessions_app.services import session_create
 
 User = get_user_model()
 
@@ -139,7 +140,7 @@ def _previous_close(client: Any, counselor: Any) -> None:
         session.save(update_fields=["status", "termination_reason", "ended_at", "updated_at"])
         event_append(
             session=session,
-            type="session.closed_abnormally",
+            type=EventType.SESSION_CLOSED_ABNORMALLY,
             payload={"reason": "killed", "why": "replaced by a new sandbox session"},
             actor="counselor",
             actor_user=counselor,

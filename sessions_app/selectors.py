@@ -16,6 +16,7 @@ from sessions_app.engine import graph
 from sessions_app.engine.graph import session_messages, workline_path
 from sessions_app.engine.state import session_state, thread_state
 from sessions_app.errors import ApplicationError
+from sessions_app.events import EventType
 from sessions_app.models import (
     AskMessage,
     AskSession,
@@ -245,7 +246,7 @@ def blocked_by_message(events: list[Any]) -> dict[int, list[dict[str, Any]]]:
     found: dict[int, list[dict[str, Any]]] = {}
     last_message: int | None = None
     for event in events:
-        if event.type == "validation.blocked" and last_message is not None:
+        if event.type == EventType.VALIDATION_BLOCKED and last_message is not None:
             found.setdefault(last_message, []).append({"id": event.pk, **event.payload})
         elif isinstance(event.payload.get("message_id"), int):
             last_message = event.payload["message_id"]

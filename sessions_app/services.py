@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import re
 import uuid
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection, models, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django_q.tasks import async_task
 
 from sessions_app import redaction
-
-from sessions_app.realtime import push as realtime
 from sessions_app.errors import ApplicationError
+from sessions_app.events import EventType, actor_label, event_append, session_length_check
 from sessions_app.models import (
-    SESSION_MESSAGES_MAX,
     AgentKey,
     AgentOrigin,
     AskAgent,
@@ -26,7 +22,6 @@ from sessions_app.models import (
     IdempotencyRecord,
     Notification,
     RiskLevel,
-    SessionEvent,
     SessionType,
     TriggerSource,
 )
@@ -34,116 +29,9 @@ from sessions_app.roles import Role, role_of
 
 User = get_user_model()
 
-EVENT_TYPE_RE = re.compile(r"^[a-z_]+(\.[a-z_]+)+$")
-
-
-@dataclass(frozen=True)
-class EventSpec:
-    """One event to append with `events_append`."""
-
-    type: str
-    payload: dict[str, Any] = field(default_factory=dict)
-    actor: str = "system"
-    actor_user: Any = None
-
-
-def event_append(
-    *,
-    session: AskSession,
-    type: str,
-    payload: dict[str, Any] | None = None,
-    actor: str = "system",
-    actor_user: Any = None,
-) -> SessionEvent:
-    """Append one event to the session's log (see `events_append`)."""
-    spec = EventSpec(type=type, payload=payload or {}, actor=actor, actor_user=actor_user)
-    return events_append(session=session, events=[spec])[0]
-
-
-def events_append(*, session: AskSession, events: list[EventSpec]) -> list[SessionEvent]:
-    """Append events to the session's log; the only writer of `SessionEvent`.
-
-    The push to watchers goes out after the surrounding transaction commits, so nobody is told
-    about an event that was rolled back.
-    """
-    for spec in events:
-        if not EVENT_TYPE_RE.match(spec.type):
-            raise ApplicationError("E_VALIDATION", f"event type {spec.type!r} is not a dotted name")
-    return _events_insert(session, events)
-
-
-# No savepoint of its own: an append is always part of its caller's unit of work, and a failure
-# here must roll that whole unit back anyway. Saving the savepoint keeps a turn's query count
-# within QUALITY P1.
-@transaction.atomic(savepoint=False)
-def _events_insert(session: AskSession, events: list[EventSpec]) -> list[SessionEvent]:
-    last = _event_seq_advance(session, len(events))
-    first = last - len(events) + 1
-    session.event_seq = last
-    rows = SessionEvent.objects.bulk_create(
-        [
-            SessionEvent(
-                session=session,
-                seq=first + offset,
-                type=spec.type,
-                payload=spec.payload,
-                actor=spec.actor,
-                actor_user=spec.actor_user,
-            )
-            for offset, spec in enumerate(events)
-        ]
-    )
-    published = [(row.pk, row.seq, row.type) for row in rows]
-    transaction.on_commit(
-        lambda: [
-            realtime.publish_event(
-                session_id=session.pk, event_id=event_id, seq=seq, event_type=event_type
-            )
-            for event_id, seq, event_type in published
-        ]
-    )
-    return rows
-
-
-def _event_seq_advance(session: AskSession, count: int) -> int:
-    """Reserve `count` seqs and return the last one, in one statement.
-
-    The UPDATE takes the session's row lock and holds it to the end of the transaction, so
-    concurrent appends to one session queue here and each reads the seq it just wrote.
-    UPDATE … RETURNING works on PostgreSQL and on SQLite ≥ 3.35.
-    """
-    table = AskSession._meta.db_table
-    pk = AskSession._meta.pk.get_db_prep_value(session.pk, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET event_seq = event_seq + %s WHERE id = %s RETURNING event_seq",
-            [count, pk],
-        )
-        return cursor.fetchone()[0]
-
-
 # --- sessions ----------------------------------------------------------------------------------
 
 _BUILTIN_AGENT_VERSION = "builtin"
-
-
-def actor_label(user: Any) -> str:
-    role = role_of(user)
-    return role.value if role is not None else "system"
-
-
-def session_length_check(*, session: AskSession, adding: int = 1) -> None:
-    """Refuse growing a session past the schema's message limit (schema §10).
-
-    The API calls it when a service sets `message_count`; the dialogue engine calls it before
-    appending messages.
-    """
-    if session.message_count + adding > SESSION_MESSAGES_MAX:
-        raise ApplicationError(
-            "E_SESSION_TOO_LONG",
-            f"A session holds at most {SESSION_MESSAGES_MAX} messages.",
-            status=409,
-        )
 
 
 def _agent_invalid(detail: str) -> ApplicationError:
@@ -228,7 +116,7 @@ def session_create(
         raise _create_conflict(dify_conversation_id) from None
     event_append(
         session=session,
-        type="session.created",
+        type=EventType.SESSION_CREATED,
         payload={"session_type": session_type, "trigger_source": trigger_source},
         actor=actor_label(actor),
         actor_user=actor,
@@ -331,7 +219,7 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
         raise _create_conflict(changes.get("dify_conversation_id")) from None
     event_append(
         session=session,
-        type="session.updated",
+        type=EventType.SESSION_UPDATED,
         payload={"fields": sorted(changes)},  # names only: values may be private text
         actor=actor_label(actor),
         actor_user=actor,
@@ -398,7 +286,10 @@ def session_modality_update(
     )
     session.save()
     event_append(
-        session=session, type="session.modality_updated", actor=actor_label(actor), actor_user=actor
+        session=session,
+        type=EventType.SESSION_MODALITY_UPDATED,
+        actor=actor_label(actor),
+        actor_user=actor,
     )
     return session
 
@@ -416,7 +307,7 @@ def session_delete(*, session: AskSession, actor: Any) -> None:
     session.save()
     event_append(
         session=session,
-        type="session.deleted",
+        type=EventType.SESSION_DELETED,
         payload={"was_active": was_active},
         actor=actor_label(actor),
         actor_user=actor,
@@ -463,7 +354,9 @@ def session_anonymise(
     if first:
         AskSession.objects.filter(pk=session.pk).update(anonymised_at=timezone.now())
         event_append(
-            session=session, type="session.anonymised", payload={"reason": reason, **scrubbed}
+            session=session,
+            type=EventType.SESSION_ANONYMISED,
+            payload={"reason": reason, **scrubbed},
         )
     return first
 

@@ -7,14 +7,9 @@ task's result: counts only, never content.
 from __future__ import annotations
 
 from sessions_app import services
+from sessions_app.jobs import delivery, lifecycle, outreach, vault
 
-from sessions_app.jobs import delivery
 
-from sessions_app.jobs import lifecycle
-
-from sessions_app.jobs import outreach
-
-from sessions_app.jobs import vault
 def session_anonymise(session_id: str) -> None:
     services.session_anonymise(session_id=session_id)
 

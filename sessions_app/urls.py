@@ -2,11 +2,10 @@ from __future__ import annotations
 
 from django.urls import path
 
-from sessions_app.api import sessions as api
-
 from sessions_app.api import graph as api_graph
-
+from sessions_app.api import sessions as api
 from sessions_app.api import turns as api_turns
+
 app_name = "sessions"
 
 urlpatterns = [

@@ -16,8 +16,6 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from sessions_app import sandbox, selectors
-
-from sessions_app.realtime import push as realtime
 from sessions_app.access import (
     SessionAction,
     pages_allowed,
@@ -29,6 +27,7 @@ from sessions_app.engine import services as engine
 from sessions_app.errors import ApplicationError
 from sessions_app.forms import SandboxStartForm
 from sessions_app.models import AskMessage, AskSession, Workline
+from sessions_app.realtime import push as realtime
 from sessions_app.roles import Role, role_of
 
 HOME = "sessions_app/home.html"

@@ -151,7 +151,7 @@ class SessionEventFactory(factory.django.DjangoModelFactory):
 
     @classmethod
     def _create(cls, model_class: type, *args: object, **kwargs: object) -> SessionEvent:
-        from sessions_app.services import event_append
+        from sessions_app.events import event_append
 
         return event_append(**kwargs)
 

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.test import Client, TestCase
 
 from config.asgi import application
-from sessions_app.services import event_append
+from sessions_app.events import event_append
 
 ORIGIN = b"http://testserver"
 

@@ -6,8 +6,8 @@ import logging
 
 from django.conf import settings
 
-from psychologist.llm.types import Usage
 from psychologist.llm.models import LLMCall
+from psychologist.llm.types import Usage
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ from typing import Protocol
 
 from django.conf import settings
 
-from psychologist.llm.types import LLMError, LLMRequest, LLMResponse
 from psychologist.llm.models import ModelBinding
+from psychologist.llm.types import LLMError, LLMRequest, LLMResponse
 
 
 class Provider(Protocol):

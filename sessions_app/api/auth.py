@@ -11,11 +11,11 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from sessions_app.api.sessions import errors
 from sessions_app.api.base import ApiView, LoginThrottle
 from sessions_app.api.errors import ErrorOutput
-from sessions_app.errors import ApplicationError
 from sessions_app.api.serializers import LoginInput, LoginOutput
+from sessions_app.api.sessions import errors
+from sessions_app.errors import ApplicationError
 
 
 class LoginApi(ApiView):

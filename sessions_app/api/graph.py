@@ -15,14 +15,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions_app.access import SessionAction, session_for, session_require
-from sessions_app.api.sessions import errors
 from sessions_app.api.base import ApiView, WriteThrottle, validated
+from sessions_app.api.serializers import StrictSerializer
+from sessions_app.api.sessions import errors
 from sessions_app.engine import graph
 from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline
 from sessions_app.roles import Role, role_of
-from sessions_app.api.serializers import StrictSerializer
 
 _SESSION_ID = OpenApiParameter("session_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 _READ_ERRORS = errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND")

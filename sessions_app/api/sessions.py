@@ -39,9 +39,6 @@ from sessions_app.api.base import (
     validated,
 )
 from sessions_app.api.errors import ErrorOutput
-from sessions_app.errors import ApplicationError
-from sessions_app.privacy import CLIENT_MAX_PRIVACY, Privacy
-from sessions_app.roles import Role, role_of
 from sessions_app.api.serializers import (
     ExportInput,
     ExportOutput,
@@ -53,6 +50,9 @@ from sessions_app.api.serializers import (
     SessionOutput,
     SessionPatchInput,
 )
+from sessions_app.errors import ApplicationError
+from sessions_app.privacy import CLIENT_MAX_PRIVACY, Privacy
+from sessions_app.roles import Role, role_of
 
 logger = logging.getLogger(__name__)
 User = get_user_model()

@@ -13,13 +13,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions_app.access import forbidden, session_for
-from sessions_app.api.sessions import _SESSION_ID, errors
 from sessions_app.api.base import ApiView, WriteThrottle, validated
+from sessions_app.api.serializers import StrictSerializer
+from sessions_app.api.sessions import _SESSION_ID, errors
 from sessions_app.engine import services as engine
 from sessions_app.engine.turns import TEXT_MAX
 from sessions_app.models import AskSession
 from sessions_app.roles import Role, role_of
-from sessions_app.api.serializers import StrictSerializer
 
 # --- serializers ----------------------------------------------------------------------------
 

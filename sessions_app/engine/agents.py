@@ -19,7 +19,6 @@ from typing import Any
 from django.conf import settings
 
 from psychologist.llm.budget import truncate_middle
-from sessions_app.engine.schemas import ANALYST_OUTPUT, NARRATOR_OUTPUT, SUMMARY_OUTPUT
 from psychologist.llm.schemas import tool_input_errors
 from psychologist.llm.service import complete
 from psychologist.llm.types import (
@@ -33,6 +32,7 @@ from psychologist.llm.types import (
 from sessions_app.engine import prompts
 from sessions_app.engine.flows import state_json_split
 from sessions_app.engine.graph import Materialized, materialize
+from sessions_app.engine.schemas import ANALYST_OUTPUT, NARRATOR_OUTPUT, SUMMARY_OUTPUT
 from sessions_app.models import AskSession
 
 logger = logging.getLogger(__name__)

@@ -15,9 +15,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from sessions_app.engine import lexicon
 from psychologist.services import analysis_request
-from sessions_app.engine import agents, prompts, texts
+from sessions_app.engine import agents, lexicon, prompts, texts
 from sessions_app.engine.crisis import risk_now
 from sessions_app.engine.dealer import (
     LAST_THING,
@@ -38,6 +37,7 @@ from sessions_app.engine.hygiene import client_text
 from sessions_app.engine.scheduler import next_session_date, scheduler_resume
 from sessions_app.engine.start import last_sessions
 from sessions_app.engine.turns import TurnResult, client_words, text_clean
+from sessions_app.events import EventType
 from sessions_app.models import SESSION_SUMMARY_MAX, AskMessage, AskSession, UserProfile, Workline
 
 PATTERNS_KEPT = 20
@@ -70,7 +70,7 @@ def _closing_begin(session_id: Any) -> AskSession:
         # The client's End is theirs to give: never blocked by a guard, but what was still
         # pending is on record.
         turn.event(
-            "transition.applied",
+            EventType.TRANSITION_APPLIED,
             "client",
             intent=locked.current_intent_code,
             from_step=locked.current_step_code,
@@ -81,7 +81,7 @@ def _closing_begin(session_id: Any) -> AskSession:
         )
         turn.set(current_step_code="closing")
     turn.set(phase=AskSession.Phase.CLOSING, ready_to_close=False)
-    turn.event("session.ending", "client", turn_count=locked.turn_count)
+    turn.event(EventType.SESSION_ENDING, "client", turn_count=locked.turn_count)
     turn.save()
     return locked
 
@@ -143,7 +143,7 @@ def _closing_deliver(
             {"next_session_date": facts["next_session_date"], "engine": line.provider or "engine"},
         )
     )
-    turn.event("closing.delivered", next_session_date=facts["next_session_date"])
+    turn.event(EventType.CLOSING_DELIVERED, next_session_date=facts["next_session_date"])
     turn.open_batch(
         [new_card(texts.text("last_thing", locked.locale), LAST_THING)], engine="engine"
     )
@@ -169,7 +169,7 @@ def _record(turn: Turn, summary: agents.AgentReply, facts: dict[str, Any]) -> No
     )
     _profile_update(session, insights)
     turn.event(
-        "session.summarized",
+        EventType.SESSION_SUMMARIZED,
         provider=summary.provider,
         failure=summary.failure,
         insights=len(insights),
@@ -223,7 +223,7 @@ def session_close_in(turn: Turn, *, ended_in: str) -> None:
         ready_to_close=False,
     )
     turn.event(
-        "session.closed",
+        EventType.SESSION_CLOSED,
         ended_in=ended_in,
         intent=session.current_intent_code,
         turn_count=session.turn_count,
@@ -269,7 +269,7 @@ def _last_thing_store(session_id: Any, text: str) -> TurnResult:
     turn = Turn(locked)
     kind = AskMessage.Kind.ANSWER if card["kind"] == SCHEDULER else AskMessage.Kind.NOTE
     [note] = turn.append(Draft(AskMessage.Role.CLIENT, kind, text, {"card_id": card["id"]}))
-    turn.event("last_thing.received", "client", message_id=note.pk, chars=len(text))
+    turn.event(EventType.LAST_THING_RECEIVED, "client", message_id=note.pk, chars=len(text))
     client_words(turn, text, note, card)
     # Nothing else took the words (no crisis card, no scheduler): a note, a reply, closed.
     if locked.is_active and locked.active_workline.head_id == note.pk:

@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from sessions_app.engine import texts
 from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card
 from sessions_app.engine.flows import CRISIS_FLOW, flow_get
+from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession, Notification, RiskLevel, SandboxSession
 from sessions_app.roles import Role
 
@@ -89,7 +90,7 @@ def _enter_crisis_flow(turn: Turn) -> None:
         slots=slots,
     )
     turn.event(
-        "intent.suspended",
+        EventType.INTENT_SUSPENDED,
         suspended=session.suspended_intent,
         resumable_step=session.resumable_step_code,
         to=CRISIS_FLOW,
@@ -115,7 +116,9 @@ def crisis_escalate(turn: Turn, *, source: str) -> None:
     notified = _alert_counselors(session, current)
     if notified:
         turn.set(slots={**session.slots, "counselor_notified": True})
-    turn.event("risk.escalated", level=current, previous=previous, source=source, notified=notified)
+    turn.event(
+        EventType.RISK_ESCALATED, level=current, previous=previous, source=source, notified=notified
+    )
     crisis_cards_deal(turn)
 
 

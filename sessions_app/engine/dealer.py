@@ -20,8 +20,8 @@ from django.utils import timezone
 
 from sessions_app import models as session_models
 from sessions_app.errors import ApplicationError
+from sessions_app.events import EventSpec, EventType
 from sessions_app.models import AskMessage, AskSession, UserProfile, Workline
-from sessions_app.services import EventSpec
 
 # Kinds of cards; `kind` in the state document.
 QUESTION = "question"
@@ -184,7 +184,9 @@ class Turn:
         }
         payload |= {key: card[key] for key in CARD_EXTRAS if card.get(key)}
         [message] = self.append(Draft(role, AskMessage.Kind.QUESTION_CARD, card["text"], payload))
-        self.event("card.dealt", card_id=card["id"], kind=payload["kind"], message_id=message.pk)
+        self.event(
+            EventType.CARD_DEALT, card_id=card["id"], kind=payload["kind"], message_id=message.pk
+        )
         return message
 
     def open_batch(
@@ -199,7 +201,7 @@ class Turn:
 
     def save(self) -> None:
         """Write the head and the session row (the messages are already inserted)."""
-        from sessions_app.services import events_append
+        from sessions_app.events import events_append
 
         session = self.session
         if self.messages:

@@ -19,12 +19,12 @@ from typing import Any
 from sessions_app.engine import lexicon
 from sessions_app.engine.flow_files import BUILTIN_FLOWS, FLOWS_DIR, flow_files_load
 from sessions_app.errors import ApplicationError
+from sessions_app.events import EventSpec, EventType
 from sessions_app.models import (
     CONVERSATION_VARIABLE_KEY_MAX,
     CONVERSATION_VARIABLE_VALUE_MAX,
     FlowStep,
 )
-from sessions_app.services import EventSpec
 
 SESSION_FLOW = "reflection_session"
 SCHEDULER_FLOW = "scheduler"
@@ -176,7 +176,7 @@ class MoveOutcome:
                 "slots_updated": self.slot_keys,
                 "source": self.source,
             }
-            return EventSpec(type="transition.applied", payload=payload, actor="engine")
+            return EventSpec(type=EventType.TRANSITION_APPLIED, payload=payload, actor="engine")
         payload = {
             "intent": self.intent,
             "step": self.from_step,
@@ -186,7 +186,7 @@ class MoveOutcome:
             "missing_slots": self.missing_slots,
             "source": self.source,
         }
-        return EventSpec(type="validation.blocked", payload=payload, actor="engine")
+        return EventSpec(type=EventType.VALIDATION_BLOCKED, payload=payload, actor="engine")
 
 
 def _clean_slots(update: Any) -> dict[str, Any] | None:

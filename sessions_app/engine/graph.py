@@ -18,21 +18,21 @@ from django.db.models import F
 from django.utils import timezone
 
 from sessions_app.errors import ApplicationError
+from sessions_app.events import EventType, actor_label, event_append, session_length_check
 from sessions_app.models import (
     AskMessage,
     AskSession,
     Workline,
 )
-from sessions_app.services import actor_label, event_append, session_length_check
 
 MAIN_WORKLINE = "main"
 # Events that count as a "decision" for the scope strip.
 DECISION_EVENTS = (
-    "message.forked",
-    "workline.created",
-    "workline.activated",
-    "workline.spin_off",
-    "transition.applied",
+    EventType.MESSAGE_FORKED,
+    EventType.WORKLINE_CREATED,
+    EventType.WORKLINE_ACTIVATED,
+    EventType.WORKLINE_SPIN_OFF,
+    EventType.TRANSITION_APPLIED,
 )
 
 
@@ -383,7 +383,7 @@ def message_fork(*, session: AskSession, from_message: AskMessage, by: Any = Non
     session.active_workline = workline
     event_append(
         session=locked,
-        type="message.forked",
+        type=EventType.MESSAGE_FORKED,
         payload={
             "workline": workline.pk,
             "from_message": from_message.pk,
@@ -408,7 +408,7 @@ def workline_create(
     workline = Workline.objects.create(session=locked, name=name, status=Workline.Status.PARKED)
     event_append(
         session=locked,
-        type="workline.created",
+        type=EventType.WORKLINE_CREATED,
         payload={"workline": workline.pk, "name": name},
         actor=actor_label(by),
         actor_user=by,
@@ -446,7 +446,7 @@ def _activate(locked: AskSession, workline: Workline, *, by: Any) -> None:
     locked.active_workline = workline
     event_append(
         session=locked,
-        type="workline.activated",
+        type=EventType.WORKLINE_ACTIVATED,
         payload={"workline": workline.pk, "previous": previous},
         actor=actor_label(by),
         actor_user=by,

@@ -44,6 +44,7 @@ from sessions_app.engine.flows import (
 from sessions_app.engine.graph import materialize
 from sessions_app.engine.hygiene import client_text
 from sessions_app.engine.start import last_sessions
+from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession, RiskLevel
 
 if TYPE_CHECKING:
@@ -186,12 +187,14 @@ def _batch_persist(
 
 
 def _failed(turn: Turn, analyst: agents.AgentReply) -> None:
-    turn.event("analyst.failed", code=analyst.failure)
+    turn.event(EventType.ANALYST_FAILED, code=analyst.failure)
     if analyst.incomplete:
         # A refused or truncated answer says nothing about risk: it is not an all-clear.
         previous, level = crisis.risk_raise(turn, RiskLevel.L2)
         turn.set(follow_up_needed=True)
-        turn.event("risk.unassessed", reason=analyst.failure, previous=previous, level=level)
+        turn.event(
+            EventType.RISK_UNASSESSED, reason=analyst.failure, previous=previous, level=level
+        )
     card = new_card(texts.text("fallback", turn.session.locale), FALLBACK)
     turn.open_batch([card], engine="engine", failure=analyst.failure)
 
@@ -216,7 +219,7 @@ def _applied(
         cards = []  # what room is left belongs to the closing
     if ready:
         turn.set(ready_to_close=True)
-        turn.event("pacing.ready_to_close", reason=reason, turn_count=session.turn_count)
+        turn.event(EventType.PACING_READY_TO_CLOSE, reason=reason, turn_count=session.turn_count)
         cards.append(new_card(texts.text("completion", session.locale), COMPLETION))
     if not cards:
         cards = [new_card(texts.text("open", session.locale), OPEN)]
@@ -236,7 +239,7 @@ def _analysis_record(
         Draft(AskMessage.Role.ANALYST, AskMessage.Kind.ANALYSIS, text, payload)
     )
     turn.event(
-        "analyst.responded",
+        EventType.ANALYST_RESPONDED,
         message_id=analysis.pk,
         provider=analyst.provider,
         mood_delta=output["mood_delta"],

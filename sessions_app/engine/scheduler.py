@@ -16,10 +16,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from sessions_app.engine import lexicon
-from sessions_app.engine import texts
+from sessions_app.engine import lexicon, texts
 from sessions_app.engine.dealer import SCHEDULER, Draft, Turn, new_card, profile_of
 from sessions_app.engine.flows import SCHEDULER_FLOW, Move, flow_get, session_move_validate
+from sessions_app.events import EventType
 from sessions_app.models import AskMessage, Notification, UserProfile
 
 WEEKDAY_STEMS = {
@@ -107,7 +107,7 @@ def scheduler_enter(turn: Turn) -> None:
         slots={"reschedule": True},
     )
     turn.event(
-        "intent.suspended",
+        EventType.INTENT_SUSPENDED,
         suspended=session.suspended_intent,
         resumable_step=session.resumable_step_code,
         to=SCHEDULER_FLOW,
@@ -125,7 +125,7 @@ def scheduler_resume(turn: Turn) -> None:
         resumable_step_code="",
         resumable_slots={},
     )
-    turn.event("intent.resumed", intent=intent, step=step, after=SCHEDULER_FLOW)
+    turn.event(EventType.INTENT_RESUMED, intent=intent, step=step, after=SCHEDULER_FLOW)
 
 
 def scheduler_handle(turn: Turn, text: str, *, asks: int, carry: dict[str, Any]) -> bool:
@@ -176,7 +176,7 @@ def _confirm(turn: Turn, profile: UserProfile, slot: Slot) -> None:
     updates = {"new_weekday": slot.weekday, "new_time": hhmm}
     move = Move(state_after="confirmed", slots_updated=updates, source="scheduler")
     _move_apply(turn, move)
-    turn.event("schedule.changed", weekdays=days, time=hhmm, next_session_date=str(when))
+    turn.event(EventType.SCHEDULE_CHANGED, weekdays=days, time=hhmm, next_session_date=str(when))
 
 
 def _reply(turn: Turn, line: str) -> None:

@@ -92,5 +92,3 @@ TOOLS_BY_AGENT = {
     "narrator": NARRATOR_OUTPUT,
     "summarizer": SUMMARY_OUTPUT,
 }
-
-

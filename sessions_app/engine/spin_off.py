@@ -13,8 +13,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from sessions_app.engine.graph import _locked, invalid, workline_path
+from sessions_app.events import EventType, actor_label, event_append
 from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline
-from sessions_app.services import actor_label, event_append
 
 
 def _range_on_path(
@@ -78,7 +78,7 @@ def spin_off_propose(
     )
     event_append(
         session=locked,
-        type="workline.spin_off_proposed",
+        type=EventType.WORKLINE_SPIN_OFF_PROPOSED,
         payload={
             "proposal": proposal.pk,
             "source": source.pk,
@@ -178,7 +178,7 @@ def _record(
 ) -> None:
     event_append(
         session=session,
-        type="workline.spin_off",
+        type=EventType.WORKLINE_SPIN_OFF,
         payload={
             "proposal": proposal.pk,
             "source": proposal.source_id,

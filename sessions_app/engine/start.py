@@ -15,6 +15,7 @@ from sessions_app.engine.dealer import TOPIC, Draft, Turn, new_card, profile_of,
 from sessions_app.engine.flows import CRISIS_FLOW, SESSION_FLOW, flow_get
 from sessions_app.engine.graph import workline_ensure_main
 from sessions_app.engine.hygiene import client_text
+from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession, UserProfile
 
 HOOK_TOPIC_CHARS = 80
@@ -82,7 +83,7 @@ def session_start(*, session: AskSession, flow: str | None = None) -> AskSession
         phase=AskSession.Phase.INTRO,
     )
     hooks = _opening(turn, profile, history)
-    turn.event("session.started", intent=intent, step=locked.current_step_code, hooks=hooks)
+    turn.event(EventType.SESSION_STARTED, intent=intent, step=locked.current_step_code, hooks=hooks)
     if crisis:
         crisis_cards_deal(turn)
     else:

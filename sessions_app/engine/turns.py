@@ -14,8 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
-from sessions_app.engine import lexicon
-from sessions_app.engine import crisis, scheduler, texts
+from sessions_app.engine import crisis, lexicon, scheduler, texts
 from sessions_app.engine.dealer import (
     COMPLETION,
     LAST_THING,
@@ -37,6 +36,7 @@ from sessions_app.engine.flows import (
     session_move_validate,
 )
 from sessions_app.engine.pacing import Pending, batch_run
+from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession
 
 TEXT_MAX = 4000
@@ -115,7 +115,11 @@ def _client_answer(turn: Turn, card: dict[str, Any], text: str) -> Pending | Non
     kind = AskMessage.Kind.TOPIC if topic else AskMessage.Kind.ANSWER
     [answer] = turn.append(Draft(AskMessage.Role.CLIENT, kind, text, {"card_id": card["id"]}))
     turn.event(
-        "answer.received", "client", card_id=card["id"], message_id=answer.pk, chars=len(text)
+        EventType.ANSWER_RECEIVED,
+        "client",
+        card_id=card["id"],
+        message_id=answer.pk,
+        chars=len(text),
     )
     if not topic:
         turn.set(turn_count=session.turn_count + 1)
@@ -223,7 +227,7 @@ def _free_text_store(session_id: Any, text: str) -> tuple[AskSession, Pending | 
         raise invalid("The session is closing: use one-last-thing.", text="session closing")
     turn = Turn(locked)
     [message] = turn.append(Draft(AskMessage.Role.CLIENT, AskMessage.Kind.TEXT, text))
-    turn.event("message.received", "client", message_id=message.pk, chars=len(text))
+    turn.event(EventType.MESSAGE_RECEIVED, "client", message_id=message.pk, chars=len(text))
     turn.set(ready_to_close=False)
     pending = client_words(turn, text, message, None)
     turn.save()
@@ -244,7 +248,7 @@ def session_continue(*, session: AskSession) -> TurnResult:
         raise invalid_too_long()
     turn = Turn(locked)
     turn.set(ready_to_close=False)
-    turn.event("pacing.continued", "client", turn_count=locked.turn_count)
+    turn.event(EventType.PACING_CONTINUED, "client", turn_count=locked.turn_count)
     turn.open_batch([new_card(texts.text("open", locked.locale), OPEN)], engine="engine")
     turn.save()
     return TurnResult(locked, current_card(locked))

@@ -17,9 +17,9 @@ from django.core.mail import EmailMessage
 from django.db import transaction
 from django.utils import timezone
 
-from sessions_app.realtime import push as realtime
 from sessions_app.jobs.lifecycle import JobReport
 from sessions_app.models import Notification
+from sessions_app.realtime import push as realtime
 
 logger = logging.getLogger(__name__)
 

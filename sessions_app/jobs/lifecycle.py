@@ -26,12 +26,12 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from psychologist.llm.budget import clip_middle, truncate_middle
-from sessions_app.engine.schemas import SUMMARY_MAX_CHARS, SUMMARY_OUTPUT
 from psychologist.llm.service import complete
-from sessions_app.engine.schemas import SUMMARY_TOOL
 from psychologist.llm.types import LLMError, LLMRequest, Message
 from psychologist.services import analysis_request
-from sessions_app import services
+from sessions_app import events, services
+from sessions_app.engine.schemas import SUMMARY_MAX_CHARS, SUMMARY_OUTPUT, SUMMARY_TOOL
+from sessions_app.events import EventType
 from sessions_app.models import (
     AskSession,
     Notification,
@@ -287,9 +287,9 @@ def _abandon_commit(
     _close_partial(locked, summary, now)
     profile = profile_session_record(session=locked)
     idle = int((now - locked.last_activity_at).total_seconds())
-    services.event_append(
+    events.event_append(
         session=locked,
-        type="session.closed_abnormally",
+        type=EventType.SESSION_CLOSED_ABNORMALLY,
         payload={
             "reason": AskSession.TerminationReason.ABANDONED_TIMEOUT,
             "idle_seconds": idle,

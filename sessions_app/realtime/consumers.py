@@ -15,12 +15,12 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from sessions_app.realtime import push as realtime
 from sessions_app.access import max_privacy_for, session_for
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskSession
-from sessions_app.roles import Role, role_of
+from sessions_app.realtime import push as realtime
 from sessions_app.realtime.auth import accepted_subprotocol
+from sessions_app.roles import Role, role_of
 
 NO_CREDENTIALS = 4401
 FORBIDDEN = 4403

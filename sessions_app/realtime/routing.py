@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import URLPattern, path
 
 from sessions_app.realtime import consumers
+
 websocket_urlpatterns: list[URLPattern] = [
     path(
         "ws/sessions/<uuid:session_id>/",

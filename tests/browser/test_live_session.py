@@ -16,9 +16,9 @@ import pytest
 from playwright.sync_api import expect
 
 from sessions_app.engine import graph
+from sessions_app.events import event_append
 from sessions_app.models import AskSession
 from sessions_app.selectors import latest_mood
-from sessions_app.services import event_append
 from tests import factories
 from tests.browser.conftest import screenshot
 

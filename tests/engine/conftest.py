@@ -10,8 +10,8 @@ import pytest
 from pytest_django.fixtures import Settings
 
 from psychologist.llm.scripted import use_script
-from sessions_app.engine.schemas import ANALYST_TOOL, NARRATOR_TOOL, SUMMARY_TOOL
 from sessions_app import services
+from sessions_app.engine.schemas import ANALYST_TOOL, NARRATOR_TOOL, SUMMARY_TOOL
 from sessions_app.engine.services import answer_submit, session_state
 from sessions_app.models import AskSession
 from tests.psychologist.conftest import fake_anthropic  # noqa: F401  (the fixture, reused)

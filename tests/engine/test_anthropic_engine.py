@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from sessions_app.engine.schemas import ANALYST_TOOL, NARRATOR_TOOL
 from psychologist.models import LLMCall
 from sessions_app.engine.agents import REASKS
+from sessions_app.engine.schemas import ANALYST_TOOL, NARRATOR_TOOL
 from sessions_app.models import AskMessage
 from tests import fake_anthropic as fake
 from tests.engine.conftest import answer

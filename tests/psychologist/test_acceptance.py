@@ -11,9 +11,9 @@ import pytest
 from django.conf import settings
 
 from psychologist.llm.metering import cost_micro_usd
-from psychologist.schemas import EMIT_HYPOTHESES_TOOL
 from psychologist.llm.types import Usage
 from psychologist.models import Analysis, LLMCall
+from psychologist.schemas import EMIT_HYPOTHESES_TOOL
 from sessions_app.models import AskSession, SessionEvent
 from tests import fake_anthropic as fake
 from tests.fake_anthropic import FakeAnthropic

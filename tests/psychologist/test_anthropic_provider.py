@@ -8,11 +8,17 @@ from typing import Any
 import pytest
 from pytest_django.fixtures import Settings
 
-from sessions_app.engine.schemas import ANALYST_OUTPUT
 from psychologist.llm.service import complete
-from sessions_app.engine.schemas import ANALYST_TOOL
-from psychologist.llm.types import LLMOutputInvalid, LLMRequest, LLMUnavailable, Message, ToolCall, ToolResult
+from psychologist.llm.types import (
+    LLMOutputInvalid,
+    LLMRequest,
+    LLMUnavailable,
+    Message,
+    ToolCall,
+    ToolResult,
+)
 from psychologist.models import LLMCall, ModelBinding
+from sessions_app.engine.schemas import ANALYST_OUTPUT, ANALYST_TOOL
 from tests import fake_anthropic as fake
 from tests.fake_anthropic import FakeAnthropic
 from tests.psychologist.builders import agent_request

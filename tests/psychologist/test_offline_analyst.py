@@ -4,11 +4,11 @@ from typing import Any
 
 import pytest
 
+from psychologist.llm.service import complete
+from psychologist.models import LLMCall
 from sessions_app.engine.offline import grammar_en
 from sessions_app.engine.offline.banks import BANK
-from psychologist.llm.service import complete
 from sessions_app.engine.schemas import ANALYST_TOOL
-from psychologist.models import LLMCall
 from tests.psychologist.builders import agent_request, recap
 
 pytestmark = pytest.mark.django_db

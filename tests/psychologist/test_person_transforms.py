@@ -2,9 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from sessions_app.engine.offline import grammar_en
-
-from sessions_app.engine.offline import grammar_ru
+from sessions_app.engine.offline import grammar_en, grammar_ru
 from sessions_app.engine.offline.banks import BANK
 
 

@@ -9,9 +9,9 @@ from pytest_django.fixtures import Settings
 from psychologist.llm.registry import binding_for_agent, provider_for_agent
 from psychologist.llm.scripted import ScriptExhausted, use_script
 from psychologist.llm.service import complete
-from sessions_app.engine.schemas import ANALYST_TOOL
 from psychologist.llm.types import LLMError, LLMOutputInvalid
 from psychologist.models import LLMCall, ModelBinding
+from sessions_app.engine.schemas import ANALYST_TOOL
 from tests.psychologist.builders import agent_request
 
 pytestmark = pytest.mark.django_db

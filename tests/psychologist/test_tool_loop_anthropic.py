@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from psychologist.analysis import AnalysisRetry, analysis_perform
-from psychologist.schemas import EMIT_HYPOTHESES_TOOL, FETCH_EVENT_TOOL, SEARCH_EVENTS_TOOL
 from psychologist.models import Analysis, AnalysisRequest, Hypothesis, LLMCall
+from psychologist.schemas import EMIT_HYPOTHESES_TOOL, FETCH_EVENT_TOOL, SEARCH_EVENTS_TOOL
 from sessions_app.models import AskSession
 from tests import fake_anthropic as fake
 from tests.fake_anthropic import FakeAnthropic

@@ -26,8 +26,8 @@ from django.utils import timezone
 from django_q.conf import Conf
 from django_q.models import OrmQ
 
-from psychologist.schemas import EMIT_HYPOTHESES_TOOL
 from psychologist.models import Analysis, AnalysisRequest, Hypothesis
+from psychologist.schemas import EMIT_HYPOTHESES_TOOL
 from tests import fake_anthropic as fake
 from tests.fake_anthropic import FakeAnthropic
 from tests.psychologist.builders import (

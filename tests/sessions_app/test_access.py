@@ -10,10 +10,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from sessions_app import access
-from sessions_app.errors import ApplicationError
-from sessions_app.privacy import P3_FIELDS
 from sessions_app.api.serializers import SessionCreateInput, SessionPatchInput
-from sessions_app.services import session_length_check
+from sessions_app.errors import ApplicationError
+from sessions_app.events import session_length_check
+from sessions_app.privacy import P3_FIELDS
 from tests import factories
 
 pytestmark = pytest.mark.django_db

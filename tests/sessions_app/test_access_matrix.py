@@ -602,7 +602,7 @@ def test_each_role_gets_exactly_the_page_access_spec_section_1_gives_it(
         assert response.url.startswith(reverse("login"))
 
 
-# --- websocket routes (R1): every route of sessions_app.realtime.routing has rows -------------------------
+# --- websocket routes (R1): every route of sessions_app.realtime.routing has rows -------------
 
 OPEN = "open"
 WS_TABLE: dict[str, dict[str, tuple[int | str, int | str]]] = {

@@ -206,7 +206,7 @@ def test_an_event_reaches_the_watcher_after_commit_with_its_seq(session, token):
 def test_a_rolled_back_event_is_never_pushed(session, token):
     from django.db import transaction
 
-    from sessions_app.services import event_append
+    from sessions_app.events import event_append
 
     def append_then_roll_back():
         from django.test import TestCase
@@ -286,7 +286,7 @@ def test_a_since_beyond_the_log_streams_from_now_instead_of_dropping_events(sess
 
 
 def test_a_lost_push_is_repaired_from_the_database_when_the_next_one_arrives(session, token):
-    from sessions_app.services import event_append
+    from sessions_app.events import event_append
 
     async def scenario():
         comm = communicator(stream_path(session), token=token)

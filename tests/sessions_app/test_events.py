@@ -8,9 +8,9 @@ import pytest
 from django.db import DatabaseError, connection, connections, transaction
 
 from sessions_app.errors import ApplicationError
+from sessions_app.events import event_append
 from sessions_app.models import AppendOnlyError, SessionEvent
 from sessions_app.realtime.push import session_group
-from sessions_app.services import event_append
 from tests import factories
 
 

@@ -11,9 +11,9 @@ import time_machine
 
 from psychologist.models import AnalysisRequest, Hypothesis
 from psychologist.services import hypothesis_accept
-from sessions_app import redaction, services
-from sessions_app.jobs import lifecycle
+from sessions_app import events, redaction, services
 from sessions_app.engine import graph
+from sessions_app.jobs import lifecycle
 from sessions_app.models import (
     AskMessage,
     AskSession,
@@ -77,7 +77,7 @@ def plant(user, *, created_at: datetime) -> AskSession:
         ("risk.escalated", {"from": "L1", "level": "L2", "reason": "keyword"}),
         ("validation.blocked", {"guard": "require_safety_plan", "missing": ["safety_plan"]}),
     ):
-        services.event_append(session=session, type=event_type, payload=payload)
+        events.event_append(session=session, type=event_type, payload=payload)
     plant_elsewhere(session)
     return session
 
@@ -173,7 +173,7 @@ def test_after_a_soft_delete_the_canary_is_in_no_column_of_any_table(
 def test_anonymising_twice_records_it_once_and_scrubs_what_was_written_since(alice):
     session = factories.AskSessionFactory(user=alice)
     assert services.session_anonymise(session_id=session.pk) is True
-    services.event_append(session=session, type="psychologist.note", payload={"text": CANARY})
+    events.event_append(session=session, type="psychologist.iteration", payload={"text": CANARY})
     assert services.session_anonymise(session_id=session.pk) is False
     assert database_columns_containing(CANARY) == []
     assert session.events.filter(type="session.anonymised").count() == 1
@@ -252,7 +252,7 @@ def test_payload_redaction_keeps_codes_numbers_and_structure_and_drops_words():
 @pytest.mark.django_db(transaction=True)
 def test_the_event_payloads_can_be_rewritten_only_inside_the_anonymisation_transaction(alice):
     session = factories.AskSessionFactory(user=alice)
-    services.event_append(session=session, type="answer.received", payload={"answer": CANARY})
+    events.event_append(session=session, type="answer.received", payload={"answer": CANARY})
     with pytest.raises(RuntimeError, match="only inside"):
         redaction.event_payloads_redact(session)
     assert SessionEvent.objects.get(session=session).payload == {"answer": CANARY}

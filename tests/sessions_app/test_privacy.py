@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from sessions_app.privacy import P3_FIELDS, SESSION_FIELD_PRIVACY
 from sessions_app.api.serializers import SessionOutput
+from sessions_app.privacy import P3_FIELDS, SESSION_FIELD_PRIVACY
 from tests import factories
 
 pytestmark = pytest.mark.django_db

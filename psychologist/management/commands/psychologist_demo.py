@@ -21,9 +21,9 @@ from django.utils import timezone
 from psychologist.analysis import analysis_perform
 from psychologist.models import Analysis
 from psychologist.services import analysis_request
+from sessions_app.events import EventType, event_append
 from sessions_app.models import AskMessage, AskSession, UserProfile
 from sessions_app.roles import Role
-from sessions_app.services import event_append
 
 DEMO_CLIENT = "psychologist-demo"
 STORIES: list[tuple[str, str | None, list[str]]] = [
@@ -88,11 +88,13 @@ class Command(BaseCommand):
     @transaction.atomic
     def session_closed(self, user: Any, reason: str | None, answers: list[str]) -> AskSession:
         session = AskSession.objects.create(user=user, session_title="Psychologist demo")
-        event_append(session=session, type="session.created", actor="client", actor_user=user)
+        event_append(
+            session=session, type=EventType.SESSION_CREATED, actor="client", actor_user=user
+        )
         for number, text in enumerate(answers, 1):
             for role, kind, body, event_type in (
-                ("narrator", "question_card", f"Question {number}?", "card.dealt"),
-                ("client", "answer", text, "answer.received"),
+                ("narrator", "question_card", f"Question {number}?", EventType.CARD_DEALT),
+                ("client", "answer", text, EventType.ANSWER_RECEIVED),
             ):
                 message = AskMessage.objects.create(
                     session=session, role=role, kind=kind, text=body
@@ -105,7 +107,7 @@ class Command(BaseCommand):
         )
         session.termination_reason, session.ended_at = reason, timezone.now()
         session.save(update_fields=["status", "termination_reason", "ended_at", "updated_at"])
-        close = "session.closed_abnormally" if abnormal else "session.closed"
+        close = EventType.SESSION_CLOSED_ABNORMALLY if abnormal else EventType.SESSION_CLOSED
         event_append(session=session, type=close, payload={"termination_reason": reason})
         analysis_request(session=session)
         return session
@@ -114,7 +116,7 @@ class Command(BaseCommand):
         events = session.events.exclude(type__startswith="psychologist.").count()
         self.stdout.write(self.style.MIGRATE_HEADING(f"Session {session.pk} — {title}"))
         if analysis is None:
-            failed = session.events.filter(type="psychologist.analysis_failed").last()
+            failed = session.events.filter(type=EventType.PSYCHOLOGIST_ANALYSIS_FAILED).last()
             reason = failed.payload["reason"] if failed else "skipped"
             self.stdout.write(self.style.ERROR(f"  no analysis: {reason}"))
             return

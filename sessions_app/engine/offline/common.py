@@ -8,8 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from sessions_app.engine import lexicon
-from sessions_app.engine.offline import grammar_en
-from sessions_app.engine.offline import grammar_ru
+from sessions_app.engine.offline import grammar_en, grammar_ru
 from sessions_app.engine.offline.banks import FOCI, FOCUS_BY_THEME, THEMES
 
 _THEME_PATTERNS = {

@@ -14,6 +14,7 @@ from typing import Any
 
 from sessions_app.engine.lexicon import WEEKDAY_PHRASES
 from sessions_app.engine.offline import common
+
 MONTHS = {
     "en": (
         "January",

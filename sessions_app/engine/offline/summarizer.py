@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sessions_app.engine import lexicon
 from psychologist.llm.budget import clip_middle, truncate_middle
+from sessions_app.engine import lexicon
 from sessions_app.engine.offline import common
 from sessions_app.engine.offline.banks import (
     FOCUS_LABELS,

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from sessions_app.events import EventType, event_append
 from sessions_app.management.commands import _demo_data as data
 from sessions_app.models import (
     AgentOrigin,
@@ -31,7 +32,6 @@ from sessions_app.models import (
     Workline,
 )
 from sessions_app.roles import Role
-from sessions_app.services import event_append
 
 User = get_user_model()
 People = dict[str, Any]
@@ -354,8 +354,8 @@ def tree_build(session: AskSession, plan: SessionPlan) -> list[AskMessage]:
 
 # Message kinds that the engine logs as they happen, and who the actor is.
 MESSAGE_EVENTS: dict[str, tuple[str, str]] = {
-    AskMessage.Kind.QUESTION_CARD: ("card.dealt", "engine"),
-    AskMessage.Kind.ANSWER: ("answer.received", "client"),
+    AskMessage.Kind.QUESTION_CARD: (EventType.CARD_DEALT, "engine"),
+    AskMessage.Kind.ANSWER: (EventType.ANSWER_RECEIVED, "client"),
 }
 
 
@@ -366,14 +366,16 @@ def events_append(session: AskSession, plan: SessionPlan, messages: list[AskMess
     first_at = session.created_at.isoformat()
     event_append(
         session=session,
-        type="session.created",
+        type=EventType.SESSION_CREATED,
         payload={"session_type": session.session_type, "occurred_at": first_at},
         actor="client",
         actor_user=client,
     )
     if session.initial_risk_level in {"L3", "L4"}:
         payload = {"level": session.initial_risk_level, "occurred_at": first_at}
-        event_append(session=session, type="risk.escalated", payload=payload, actor="engine")
+        event_append(
+            session=session, type=EventType.RISK_ESCALATED, payload=payload, actor="engine"
+        )
     for message in messages:
         if message.kind not in MESSAGE_EVENTS:
             continue
@@ -396,7 +398,7 @@ def _append_handoff(session: AskSession, at: datetime) -> None:
         "handoff_reason": session.handoff_reason,
         "occurred_at": at.isoformat(),
     }
-    event_append(session=session, type="handoff.created", payload=payload, actor="engine")
+    event_append(session=session, type=EventType.HANDOFF_CREATED, payload=payload, actor="engine")
 
 
 def _append_close(session: AskSession, plan: SessionPlan) -> None:
@@ -404,10 +406,10 @@ def _append_close(session: AskSession, plan: SessionPlan) -> None:
         return
     at = session.ended_at.isoformat() if session.ended_at else None
     if plan.outcome == "abnormal":
-        event_type = "session.closed_abnormally"
+        event_type = EventType.SESSION_CLOSED_ABNORMALLY
         payload = {"termination_reason": session.termination_reason, "occurred_at": at}
     else:
-        event_type = "session.closed"
+        event_type = EventType.SESSION_CLOSED
         payload = {"status": session.status, "occurred_at": at}
         payload["final_risk_level"] = session.final_risk_level
     event_append(session=session, type=event_type, payload=payload, actor="engine")

@@ -1,0 +1,176 @@
+"""The session's event log (SPEC §2): the one writer of `SessionEvent`, its seq reservation,
+the actor label, the message-length rule, and the registry of every event type.
+
+Events are append-only (the model refuses update and delete; on PostgreSQL a trigger does too).
+An append joins its caller's transaction and pushes to watchers only after that commits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection, models, transaction
+
+from sessions_app.errors import ApplicationError
+from sessions_app.models import SESSION_MESSAGES_MAX, AskSession, SessionEvent
+from sessions_app.realtime import push as realtime
+from sessions_app.roles import role_of
+
+
+class EventType(models.TextChoices):
+    """Every type the log holds; `events_append` refuses any other."""
+
+    # the session's life
+    SESSION_CREATED = "session.created"
+    SESSION_STARTED = "session.started"
+    SESSION_UPDATED = "session.updated"
+    SESSION_MODALITY_UPDATED = "session.modality_updated"
+    SESSION_ENDING = "session.ending"
+    SESSION_SUMMARIZED = "session.summarized"
+    SESSION_CLOSED = "session.closed"
+    SESSION_CLOSED_ABNORMALLY = "session.closed_abnormally"
+    SESSION_DELETED = "session.deleted"
+    SESSION_ANONYMISED = "session.anonymised"
+    # the dialogue
+    ANSWER_RECEIVED = "answer.received"
+    MESSAGE_RECEIVED = "message.received"
+    LAST_THING_RECEIVED = "last_thing.received"
+    CARD_DEALT = "card.dealt"
+    ANALYST_RESPONDED = "analyst.responded"
+    ANALYST_FAILED = "analyst.failed"
+    PACING_READY_TO_CLOSE = "pacing.ready_to_close"
+    PACING_CONTINUED = "pacing.continued"
+    CLOSING_DELIVERED = "closing.delivered"
+    # flows
+    TRANSITION_APPLIED = "transition.applied"
+    VALIDATION_BLOCKED = "validation.blocked"
+    INTENT_SUSPENDED = "intent.suspended"
+    INTENT_RESUMED = "intent.resumed"
+    SCHEDULE_CHANGED = "schedule.changed"
+    # safety and people
+    RISK_ESCALATED = "risk.escalated"
+    RISK_UNASSESSED = "risk.unassessed"
+    HANDOFF_CREATED = "handoff.created"
+    # the graph
+    MESSAGE_FORKED = "message.forked"
+    WORKLINE_CREATED = "workline.created"
+    WORKLINE_ACTIVATED = "workline.activated"
+    WORKLINE_SPIN_OFF = "workline.spin_off"
+    WORKLINE_SPIN_OFF_PROPOSED = "workline.spin_off_proposed"
+    # the psychologist (SPEC §6)
+    PSYCHOLOGIST_REANALYSIS_REQUESTED = "psychologist.reanalysis_requested"
+    PSYCHOLOGIST_ANALYSIS_STARTED = "psychologist.analysis_started"
+    PSYCHOLOGIST_ITERATION = "psychologist.iteration"
+    PSYCHOLOGIST_ANALYSIS_COMPLETED = "psychologist.analysis_completed"
+    PSYCHOLOGIST_ANALYSIS_FAILED = "psychologist.analysis_failed"
+    PSYCHOLOGIST_HYPOTHESIS_PROPOSED = "psychologist.hypothesis_proposed"
+    PSYCHOLOGIST_HYPOTHESIS_ACCEPTED = "psychologist.hypothesis_accepted"
+    PSYCHOLOGIST_HYPOTHESIS_DISMISSED = "psychologist.hypothesis_dismissed"
+    PSYCHOLOGIST_HYPOTHESIS_ACCEPTED_FOR_ANAMNESIS = (
+        "psychologist.hypothesis_accepted_for_anamnesis"
+    )
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """One event to append with `events_append`."""
+
+    type: str
+    payload: dict[str, Any] = field(default_factory=dict)
+    actor: str = "system"
+    actor_user: Any = None
+
+
+def event_append(
+    *,
+    session: AskSession,
+    type: str,
+    payload: dict[str, Any] | None = None,
+    actor: str = "system",
+    actor_user: Any = None,
+) -> SessionEvent:
+    """Append one event to the session's log (see `events_append`)."""
+    spec = EventSpec(type=type, payload=payload or {}, actor=actor, actor_user=actor_user)
+    return events_append(session=session, events=[spec])[0]
+
+
+def events_append(*, session: AskSession, events: list[EventSpec]) -> list[SessionEvent]:
+    """Append events to the session's log; the only writer of `SessionEvent`.
+
+    The push to watchers goes out after the surrounding transaction commits, so nobody is told
+    about an event that was rolled back.
+    """
+    for spec in events:
+        if spec.type not in EventType.values:
+            raise ValueError(f"{spec.type!r} is not a registered event type (EventType)")
+    return _events_insert(session, events)
+
+
+# No savepoint of its own: an append is always part of its caller's unit of work, and a failure
+# here must roll that whole unit back anyway. Saving the savepoint keeps a turn's query count
+# within QUALITY P1.
+@transaction.atomic(savepoint=False)
+def _events_insert(session: AskSession, events: list[EventSpec]) -> list[SessionEvent]:
+    last = _event_seq_advance(session, len(events))
+    first = last - len(events) + 1
+    session.event_seq = last
+    rows = SessionEvent.objects.bulk_create(
+        [
+            SessionEvent(
+                session=session,
+                seq=first + offset,
+                type=spec.type,
+                payload=spec.payload,
+                actor=spec.actor,
+                actor_user=spec.actor_user,
+            )
+            for offset, spec in enumerate(events)
+        ]
+    )
+    published = [(row.pk, row.seq, row.type) for row in rows]
+    transaction.on_commit(
+        lambda: [
+            realtime.publish_event(
+                session_id=session.pk, event_id=event_id, seq=seq, event_type=event_type
+            )
+            for event_id, seq, event_type in published
+        ]
+    )
+    return rows
+
+
+def _event_seq_advance(session: AskSession, count: int) -> int:
+    """Reserve `count` seqs and return the last one, in one statement.
+
+    The UPDATE takes the session's row lock and holds it to the end of the transaction, so
+    concurrent appends to one session queue here and each reads the seq it just wrote.
+    UPDATE … RETURNING works on PostgreSQL and on SQLite ≥ 3.35.
+    """
+    table = AskSession._meta.db_table
+    pk = AskSession._meta.pk.get_db_prep_value(session.pk, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET event_seq = event_seq + %s WHERE id = %s RETURNING event_seq",
+            [count, pk],
+        )
+        return cursor.fetchone()[0]
+
+
+def actor_label(user: Any) -> str:
+    role = role_of(user)
+    return role.value if role is not None else "system"
+
+
+def session_length_check(*, session: AskSession, adding: int = 1) -> None:
+    """Refuse growing a session past the schema's message limit (schema §10).
+
+    The API calls it when a service sets `message_count`; the dialogue engine calls it before
+    appending messages.
+    """
+    if session.message_count + adding > SESSION_MESSAGES_MAX:
+        raise ApplicationError(
+            "E_SESSION_TOO_LONG",
+            f"A session holds at most {SESSION_MESSAGES_MAX} messages.",
+            status=409,
+        )

@@ -1,0 +1,89 @@
+"""The people around a session: profiles (client habits, counselor duty) and caseloads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+
+from sessions_app.models.base import validate_timezone
+
+
+class UserProfile(models.Model):
+    """What Naisei knows about a client between sessions."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(max_length=80, blank=True, default="")
+    locale = models.CharField(max_length=8, default="en")
+    observed_patterns = models.JSONField(default=list, blank=True)
+    accepted_hypotheses = models.JSONField(default=list, blank=True)
+    session_count = models.PositiveIntegerField(default=0)
+    # The session schedule: ISO weekdays (1 = Monday … 7 = Sunday) at a local time in a zone.
+    schedule_weekdays = models.JSONField(default=list, blank=True)
+    schedule_time = models.TimeField(null=True, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
+    typical_activity_time = models.TimeField(null=True, blank=True)
+    missed_in_row = models.PositiveIntegerField(default=0)
+    is_minor = models.BooleanField(default=False)
+    on_duty = models.BooleanField(
+        default=False, help_text="Counselors only: receives live crisis alerts."
+    )
+    vault_export_consent = models.BooleanField(default=False)
+    vault_export_consented_at = models.DateTimeField(null=True, blank=True)
+    # Set only on a sandbox test client: the counselor it belongs to (one per counselor). Such
+    # a user has no usable password and no token, so only the sandbox ever acts as it.
+    sandbox_counselor = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="sandbox_client_profile",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Profile of {self.user}"
+
+    @staticmethod
+    def entry_text(entry: Any) -> str:
+        """The words of a profile entry. Entries learned from a session are objects carrying its
+        `session_id` (so anonymising the session can take them back); older ones are strings."""
+        if isinstance(entry, dict):
+            return str(entry.get("text") or entry.get("statement") or "")
+        return str(entry or "")
+
+    def clean(self) -> None:
+        weekdays = self.schedule_weekdays
+        if not isinstance(weekdays, list) or not all(
+            isinstance(day, int) and 1 <= day <= 7 for day in weekdays
+        ):
+            raise ValidationError({"schedule_weekdays": "ISO weekdays 1 (Mon) to 7 (Sun)."})
+
+
+class CaseloadAssignment(models.Model):
+    """An explicit client ↔ counselor assignment: the counselor's caseload (SPEC §1)."""
+
+    counselor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="caseload"
+    )
+    client = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="counselors"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["counselor", "client"], name="caseload_unique_pair"),
+            models.CheckConstraint(
+                condition=~Q(counselor=models.F("client")), name="caseload_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.counselor} → {self.client}"

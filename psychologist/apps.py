@@ -8,6 +8,7 @@ class PsychologistConfig(AppConfig):
     name = "psychologist"
 
     def ready(self) -> None:
+        from psychologist import receivers  # noqa: F401  (connects the signal receivers)
         from psychologist.llm.offline import offline_agent_register
         from psychologist.offline import hypothesise
         from psychologist.schemas import EMIT_HYPOTHESES_TOOL

@@ -103,7 +103,7 @@ def events_append(*, session: AskSession, events: list[EventSpec]) -> list[Sessi
     """
     for spec in events:
         if spec.type not in EventType.values:
-            raise ValueError(f"{spec.type!r} is not a registered event type (EventType)")
+            raise ApplicationError("E_VALIDATION", f"{spec.type!r} is not an EventType")
     return _events_insert(session, events)
 
 

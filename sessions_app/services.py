@@ -12,6 +12,7 @@ from django.utils import timezone
 from django_q.tasks import async_task
 
 from sessions_app import redaction
+from sessions_app.engine.start import session_start
 from sessions_app.errors import ApplicationError
 from sessions_app.events import EventType, actor_label, event_append, session_length_check
 from sessions_app.models import (
@@ -122,8 +123,6 @@ def session_create(
         actor_user=actor,
     )
     # Creating is starting (SPEC §9): the opening needs no model, so it commits with the row.
-    from sessions_app.engine.start import session_start
-
     return session_start(session=session, flow=flow)
 
 

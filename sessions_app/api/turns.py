@@ -17,7 +17,7 @@ from sessions_app.api.base import ApiView, WriteThrottle, validated
 from sessions_app.api.serializers import StrictSerializer
 from sessions_app.api.sessions import _SESSION_ID, errors
 from sessions_app.engine import services as engine
-from sessions_app.engine.turns import TEXT_MAX
+from sessions_app.engine.words import TEXT_MAX
 from sessions_app.models import AskSession
 from sessions_app.roles import Role, role_of
 

@@ -15,14 +15,14 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from psychologist.services import analysis_request
 from sessions_app.engine import agents, lexicon, prompts, texts
-from sessions_app.engine.crisis import risk_now
+from sessions_app.engine.close import session_close_in
 from sessions_app.engine.dealer import (
     LAST_THING,
     SCHEDULER,
     Draft,
     Turn,
+    TurnResult,
     answered_pairs,
     current_card,
     invalid,
@@ -36,7 +36,7 @@ from sessions_app.engine.graph import session_messages, workline_path
 from sessions_app.engine.hygiene import client_text
 from sessions_app.engine.scheduler import next_session_date, scheduler_resume
 from sessions_app.engine.start import last_sessions
-from sessions_app.engine.turns import TurnResult, client_words, text_clean
+from sessions_app.engine.words import client_words, text_clean
 from sessions_app.events import EventType
 from sessions_app.models import SESSION_SUMMARY_MAX, AskMessage, AskSession, UserProfile, Workline
 
@@ -208,28 +208,6 @@ def _closing_line(line: agents.AgentReply, facts: dict[str, Any], locale: str) -
     if weekday and weekday.lower() not in text.lower():
         return f"{text} {see_you}"
     return text
-
-
-def session_close_in(turn: Turn, *, ended_in: str) -> None:
-    """Close inside the caller's transaction: completed, `session.closed`, analysis request."""
-    session = turn.session
-    now = timezone.now()
-    turn.set(
-        status=AskSession.Status.COMPLETED,
-        ended_at=now,
-        duration_seconds=max(0, int((now - session.created_at).total_seconds())),
-        final_risk_level=risk_now(session),
-        phase=AskSession.Phase.CLOSING,
-        ready_to_close=False,
-    )
-    turn.event(
-        EventType.SESSION_CLOSED,
-        ended_in=ended_in,
-        intent=session.current_intent_code,
-        turn_count=session.turn_count,
-        duration_seconds=session.duration_seconds,
-    )
-    turn.after_save.append(lambda: analysis_request(session=session))
 
 
 def last_thing_submit(*, session: AskSession, text: Any = None, finish: bool = False) -> TurnResult:

@@ -19,8 +19,9 @@ from typing import Any
 from django.utils import timezone
 
 from sessions_app import models as session_models
+from sessions_app.engine.graph import workline_ensure_main, workline_path
 from sessions_app.errors import ApplicationError
-from sessions_app.events import EventSpec, EventType
+from sessions_app.events import EventSpec, EventType, events_append
 from sessions_app.models import AskMessage, AskSession, UserProfile, Workline
 
 # Kinds of cards; `kind` in the state document.
@@ -201,8 +202,6 @@ class Turn:
 
     def save(self) -> None:
         """Write the head and the session row (the messages are already inserted)."""
-        from sessions_app.events import events_append
-
         session = self.session
         if self.messages:
             workline = session.active_workline
@@ -218,8 +217,6 @@ class Turn:
 
 
 def _main_workline(session: AskSession) -> Workline:
-    from sessions_app.engine.graph import workline_ensure_main
-
     workline = workline_ensure_main(session=session)
     session.active_workline = workline
     return workline
@@ -256,8 +253,6 @@ def answered_pairs(chain: list[AskMessage]) -> list[dict[str, str]]:
 def undealt_card(session: AskSession) -> dict[str, Any] | None:
     """After a fork back to an answer, the head is no card: the next card of the open batch on
     that branch is current, not yet dealt (it is dealt when answered). Reads the path; rare."""
-    from sessions_app.engine.graph import workline_path
-
     if session.active_workline is None:
         return None
     path = workline_path(session.active_workline)
@@ -273,3 +268,10 @@ def undealt_card(session: AskSession) -> dict[str, Any] | None:
         analysis = path[index - 1].pk if index and path[index - 1].kind == "analysis" else None
         return {**rest[0], "queue": rest[1:], "batch": path[index].pk, "analysis": analysis}
     return None
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    session: AskSession
+    card: dict[str, Any] | None
+    failure: str = ""

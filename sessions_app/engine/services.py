@@ -14,14 +14,10 @@ call. Each owns its transactions; none calls a model inside one.
 from __future__ import annotations
 
 from sessions_app.engine.closing import last_thing_submit, session_end
+from sessions_app.engine.dealer import TurnResult
 from sessions_app.engine.start import session_start
 from sessions_app.engine.state import session_state, thread_state
-from sessions_app.engine.turns import (
-    TurnResult,
-    answer_submit,
-    message_submit,
-    session_continue,
-)
+from sessions_app.engine.turns import answer_submit, message_submit, session_continue
 
 __all__ = [
     "TurnResult",

@@ -9,57 +9,37 @@ costs the client nothing but a gentle card, and the answer is already stored.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 
-from sessions_app.engine import crisis, lexicon, scheduler, texts
+from sessions_app.engine import lexicon, texts
+from sessions_app.engine.batch import Pending, batch_run
+from sessions_app.engine.closing import last_thing_submit
 from sessions_app.engine.dealer import (
+    CLOSING_RESERVE,
     COMPLETION,
     LAST_THING,
+    OPEN,
     SCHEDULER,
     TOPIC,
     Draft,
     Turn,
+    TurnResult,
     current_card,
     invalid,
+    message_limit,
+    new_card,
     require_active,
     session_locked,
     undealt_card,
 )
-from sessions_app.engine.flows import (
-    CRISIS_FLOW,
-    SCHEDULER_FLOW,
-    Move,
-    route,
-    session_move_validate,
-)
-from sessions_app.engine.pacing import Pending, batch_run
+from sessions_app.engine.words import client_words, invalid_too_long, text_clean
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession
 
-TEXT_MAX = 4000
 TOPIC_SLOT_CHARS = 120
 _YES = ("yes", "ok", "okay", "sure", "fine", "да", "ок", "давай", "хорошо", "конечно")
-
-
-@dataclass(frozen=True)
-class TurnResult:
-    session: AskSession
-    card: dict[str, Any] | None
-    failure: str = ""
-
-
-def text_clean(text: Any, field: str = "text") -> str:
-    if not isinstance(text, str) or not text.strip():
-        raise invalid("Write something first.", **{field: "must not be empty"})
-    text = text.strip()
-    if len(text) > TEXT_MAX:
-        raise invalid(f"At most {TEXT_MAX} characters.", **{field: f"over {TEXT_MAX} characters"})
-    if "\x00" in text:
-        raise invalid("The text holds a character that cannot be stored.", **{field: "NUL"})
-    return text
 
 
 def _result(session: AskSession, pending: Pending | None) -> TurnResult:
@@ -141,65 +121,6 @@ def _accepts(text: str) -> bool:
     return lexicon.normalize(text).strip(" .!") in _YES
 
 
-def client_words(
-    turn: Turn, text: str, message: AskMessage, card: dict[str, Any] | None
-) -> Pending | None:
-    """Route what the client just said: crisis, a slot, the scheduler, or the dialogue."""
-    session = turn.session
-    card = card or {"queue": [], "kind": "", "slot": ""}
-    intent = route(text=text, locale=session.locale, intent=session.current_intent_code)
-    if intent == CRISIS_FLOW and session.current_intent_code != CRISIS_FLOW:
-        crisis.crisis_escalate(turn, source="keyword")
-        return None
-    if session.current_intent_code == CRISIS_FLOW and lexicon.detect_crisis(text, session.locale):
-        crisis.risk_raise(turn, "L4")
-    if card.get("slot"):
-        _slot_fill(turn, card["slot"], text)
-    scheduling = card["kind"] == SCHEDULER or intent == SCHEDULER_FLOW
-    if scheduling and not _schedule(turn, text, card):
-        return None
-    fatigue = lexicon.detect_fatigue(text, session.locale)
-    meta = lexicon.detect_meta(text, session.locale)
-    queue = card.get("queue") or []
-    if queue and not (fatigue or meta):
-        links = {"batch": card.get("batch"), "analysis": card.get("analysis")}
-        turn.deal(queue[0], queue[1:], **links)
-        return None
-    since = card.get("analysis") or card.get("batch") or message.pk
-    return Pending(message.pk, since, fatigue=fatigue, meta=meta)
-
-
-def _slot_fill(turn: Turn, slot: str, text: str) -> None:
-    """A card the engine dealt to fill a guard's slot: the answer is the slot's value, checked
-    like any move (staying on the step)."""
-    session = turn.session
-    outcome = session_move_validate(
-        session,
-        Move(state_after=session.current_step_code, slots_updated={slot: text}, source="engine"),
-    )
-    turn.set(slots=outcome.slots)
-    turn.events.append(outcome.event())
-
-
-def _schedule(turn: Turn, text: str, card: dict[str, Any]) -> bool:
-    """The scheduler detour. False when it dealt its own card (the turn stops there)."""
-    session = turn.session
-    if session.current_intent_code != SCHEDULER_FLOW:
-        scheduler.scheduler_enter(turn)
-    carry = {"queue": card.get("queue") or [], "analysis": card.get("analysis")}
-    asks = int(card.get("asks") or 0) if card["kind"] == SCHEDULER else 0
-    if not scheduler.scheduler_handle(turn, text, asks=asks, carry=carry):
-        return False
-    if session.phase == AskSession.Phase.CLOSING:
-        # From the closing the session ends in the scheduler (session design §3).
-        from sessions_app.engine.closing import session_close_in
-
-        session_close_in(turn, ended_in=SCHEDULER_FLOW)
-        return False
-    scheduler.scheduler_resume(turn)
-    return True
-
-
 def message_submit(*, session: AskSession, text: Any) -> TurnResult:
     """Free text: the topic, the answer to a scheduler card, one last thing, or words said
     without a card — which the Analyst answers with a new batch."""
@@ -208,8 +129,6 @@ def message_submit(*, session: AskSession, text: Any) -> TurnResult:
     if card and card["kind"] in (TOPIC, SCHEDULER):
         return answer_submit(session=session, card_id=card["id"], text=text)
     if card and card["kind"] == LAST_THING:
-        from sessions_app.engine.closing import last_thing_submit
-
         return last_thing_submit(session=session, text=text)
     locked, pending = _free_text_store(session.pk, text)
     return _result(locked, pending)
@@ -237,8 +156,6 @@ def _free_text_store(session_id: Any, text: str) -> tuple[AskSession, Pending | 
 @transaction.atomic
 def session_continue(*, session: AskSession) -> TurnResult:
     """Continue after the completion card: the signal is cleared and the dialogue goes on."""
-    from sessions_app.engine.dealer import CLOSING_RESERVE, OPEN, message_limit, new_card
-
     locked = session_locked(session.pk)
     require_active(locked)
     card = current_card(locked)
@@ -252,11 +169,3 @@ def session_continue(*, session: AskSession) -> TurnResult:
     turn.open_batch([new_card(texts.text("open", locked.locale), OPEN)], engine="engine")
     turn.save()
     return TurnResult(locked, current_card(locked))
-
-
-def invalid_too_long() -> Exception:
-    from sessions_app.errors import ApplicationError
-
-    return ApplicationError(
-        "E_SESSION_TOO_LONG", "This session is long enough: time to close it.", status=409
-    )

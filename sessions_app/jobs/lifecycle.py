@@ -28,7 +28,6 @@ from django.utils.crypto import salted_hmac
 from psychologist.llm.budget import clip_middle, truncate_middle
 from psychologist.llm.service import complete
 from psychologist.llm.types import LLMError, LLMRequest, Message
-from psychologist.services import analysis_request
 from sessions_app import events, services
 from sessions_app.engine.schemas import SUMMARY_MAX_CHARS, SUMMARY_OUTPUT, SUMMARY_TOOL
 from sessions_app.events import EventType
@@ -38,6 +37,7 @@ from sessions_app.models import (
     UserProfile,
 )
 from sessions_app.selectors import Transcript, session_transcript
+from sessions_app.signals import session_closed
 
 logger = logging.getLogger(__name__)
 
@@ -298,7 +298,7 @@ def _abandon_commit(
         },
     )
     # In the closing transaction: the ORM broker commits the analysis task with the close.
-    analysis_request(session=locked)
+    session_closed.send(sender=AskSession, session=locked)
     return Abandoned(locked, resume_reminder_schedule(session=locked, profile=profile, now=now))
 
 

@@ -10,7 +10,7 @@ cost is metered all the same).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.db import transaction
 
@@ -23,6 +23,7 @@ from sessions_app.engine.dealer import (
     QUESTION,
     Draft,
     Turn,
+    TurnResult,
     answered_pairs,
     batch_messages,
     current_card,
@@ -46,9 +47,6 @@ from sessions_app.engine.hygiene import client_text
 from sessions_app.engine.start import last_sessions
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession, RiskLevel
-
-if TYPE_CHECKING:
-    from sessions_app.engine.turns import TurnResult
 
 MAY_COMPLETE_AFTER = 4
 HARD_LIMIT = 8
@@ -170,8 +168,6 @@ def _batch_persist(
     output: dict[str, Any] | None,
     narration: agents.AgentReply | None,
 ) -> TurnResult:
-    from sessions_app.engine.turns import TurnResult
-
     locked = session_locked(session_id)
     head = head_of(locked)
     if locked.status != AskSession.Status.ACTIVE or head is None or head.pk != pending.answer_id:

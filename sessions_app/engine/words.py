@@ -1,0 +1,98 @@
+"""What the client writes, read before anything else answers it (SPEC §3): the text checked,
+then routed — the safety net, a guard's slot, the scheduler, the next card of the batch, or the
+Analyst (a `Pending` batch). Called by the turn loop and by the closing's last thing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sessions_app.engine import crisis, lexicon, scheduler
+from sessions_app.engine.batch import Pending
+from sessions_app.engine.close import session_close_in
+from sessions_app.engine.dealer import SCHEDULER, Turn, invalid
+from sessions_app.engine.flows import (
+    CRISIS_FLOW,
+    SCHEDULER_FLOW,
+    Move,
+    route,
+    session_move_validate,
+)
+from sessions_app.errors import ApplicationError
+from sessions_app.models import AskMessage, AskSession
+
+TEXT_MAX = 4000
+
+
+def text_clean(text: Any, field: str = "text") -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise invalid("Write something first.", **{field: "must not be empty"})
+    text = text.strip()
+    if len(text) > TEXT_MAX:
+        raise invalid(f"At most {TEXT_MAX} characters.", **{field: f"over {TEXT_MAX} characters"})
+    if "\x00" in text:
+        raise invalid("The text holds a character that cannot be stored.", **{field: "NUL"})
+    return text
+
+
+def client_words(
+    turn: Turn, text: str, message: AskMessage, card: dict[str, Any] | None
+) -> Pending | None:
+    """Route what the client just said: crisis, a slot, the scheduler, or the dialogue."""
+    session = turn.session
+    card = card or {"queue": [], "kind": "", "slot": ""}
+    intent = route(text=text, locale=session.locale, intent=session.current_intent_code)
+    if intent == CRISIS_FLOW and session.current_intent_code != CRISIS_FLOW:
+        crisis.crisis_escalate(turn, source="keyword")
+        return None
+    if session.current_intent_code == CRISIS_FLOW and lexicon.detect_crisis(text, session.locale):
+        crisis.risk_raise(turn, "L4")
+    if card.get("slot"):
+        _slot_fill(turn, card["slot"], text)
+    scheduling = card["kind"] == SCHEDULER or intent == SCHEDULER_FLOW
+    if scheduling and not _schedule(turn, text, card):
+        return None
+    fatigue = lexicon.detect_fatigue(text, session.locale)
+    meta = lexicon.detect_meta(text, session.locale)
+    queue = card.get("queue") or []
+    if queue and not (fatigue or meta):
+        links = {"batch": card.get("batch"), "analysis": card.get("analysis")}
+        turn.deal(queue[0], queue[1:], **links)
+        return None
+    since = card.get("analysis") or card.get("batch") or message.pk
+    return Pending(message.pk, since, fatigue=fatigue, meta=meta)
+
+
+def _slot_fill(turn: Turn, slot: str, text: str) -> None:
+    """A card the engine dealt to fill a guard's slot: the answer is the slot's value, checked
+    like any move (staying on the step)."""
+    session = turn.session
+    outcome = session_move_validate(
+        session,
+        Move(state_after=session.current_step_code, slots_updated={slot: text}, source="engine"),
+    )
+    turn.set(slots=outcome.slots)
+    turn.events.append(outcome.event())
+
+
+def _schedule(turn: Turn, text: str, card: dict[str, Any]) -> bool:
+    """The scheduler detour. False when it dealt its own card (the turn stops there)."""
+    session = turn.session
+    if session.current_intent_code != SCHEDULER_FLOW:
+        scheduler.scheduler_enter(turn)
+    carry = {"queue": card.get("queue") or [], "analysis": card.get("analysis")}
+    asks = int(card.get("asks") or 0) if card["kind"] == SCHEDULER else 0
+    if not scheduler.scheduler_handle(turn, text, asks=asks, carry=carry):
+        return False
+    if session.phase == AskSession.Phase.CLOSING:
+        # From the closing the session ends in the scheduler (session design §3).
+        session_close_in(turn, ended_in=SCHEDULER_FLOW)
+        return False
+    scheduler.scheduler_resume(turn)
+    return True
+
+
+def invalid_too_long() -> Exception:
+    return ApplicationError(
+        "E_SESSION_TOO_LONG", "This session is long enough: time to close it.", status=409
+    )

@@ -12,9 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.crypto import salted_hmac
-
 from psychologist.llm.budget import clip_middle
+from psychologist.llm.identity import opaque_user_id
 from psychologist.models import ClinicalRule, Hypothesis
 from psychologist.selectors import LogEvent, SessionLog
 from psychologist.termination import Termination
@@ -58,9 +57,7 @@ class AnalysisContext:
     @property
     def opaque_user_id(self) -> str:
         # The provider may see that calls come from one person, never who (SPEC §7).
-        return salted_hmac(
-            "naisei.llm.user", str(self.session.user_id), algorithm="sha256"
-        ).hexdigest()[:24]
+        return opaque_user_id(self.session.user_id)
 
 
 def system_blocks(context: AnalysisContext) -> list[str]:

@@ -10,8 +10,6 @@ that the caller can refuse to read them as "no risk".
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 from dataclasses import dataclass, replace
 from typing import Any
@@ -19,6 +17,7 @@ from typing import Any
 from django.conf import settings
 
 from psychologist.llm.budget import truncate_middle
+from psychologist.llm.identity import opaque_user_id
 from psychologist.llm.schemas import tool_input_errors
 from psychologist.llm.service import complete
 from psychologist.llm.types import (
@@ -59,12 +58,6 @@ class AgentReply:
     @property
     def incomplete(self) -> bool:
         return self.failure in INCOMPLETE
-
-
-def opaque_user_id(user_id: int) -> str:
-    """What the model provider may know of the client: a keyed hash, stable per client."""
-    digest = hmac.new(settings.SECRET_KEY.encode(), f"user:{user_id}".encode(), hashlib.sha256)
-    return digest.hexdigest()[:24]
 
 
 def _request(

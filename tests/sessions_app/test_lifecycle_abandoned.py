@@ -12,8 +12,10 @@ import time_machine
 from django.core.management import call_command
 from django.db import connections
 
+from psychologist.llm.identity import opaque_user_id
 from psychologist.llm.types import LLMUnavailable
 from psychologist.models import AnalysisRequest, LLMCall
+from sessions_app.engine import agents
 from sessions_app.jobs import lifecycle
 from sessions_app.models import AskSession, Notification, SessionEvent, UserProfile
 from tests import factories
@@ -159,7 +161,7 @@ def test_when_the_summarizer_fails_an_extractive_summary_keeps_the_first_and_las
     def unavailable(*, request):
         raise LLMUnavailable("the provider is down")
 
-    monkeypatch.setattr(lifecycle, "complete", unavailable)
+    monkeypatch.setattr(agents, "complete", unavailable)
     pairs = [(f"Question {n}?", f"answer number {n} " + "words " * 30) for n in range(1, 13)]
     session = idle_session(alice, last_activity_at=NOW - timedelta(hours=21), pairs=pairs)
 
@@ -176,17 +178,20 @@ def test_when_the_summarizer_fails_an_extractive_summary_keeps_the_first_and_las
 
 def test_the_summarizer_gets_the_answered_pairs_and_an_opaque_user_id(clock, alice, monkeypatch):
     seen = []
-    monkeypatch.setattr(lifecycle, "complete", lambda *, request: seen.append(request) or _boom())
+    monkeypatch.setattr(agents, "complete", lambda *, request: seen.append(request) or _boom())
     idle_session(alice, last_activity_at=NOW - timedelta(hours=21), pairs=PAIRS)
     lifecycle.sessions_abandoned_close()
     [request] = seen
     assert request.agent == "summarizer"
     assert request.tool_choice == "summary_output"
     assert request.context["pairs"][2] == {"question": PAIRS[2][0], "answer": PAIRS[2][1]}
-    assert "1. What happened at work this week? → My manager" in request.messages[0].content
+    # One summarizer for the closing and the abandoned session: the client's words come as data.
+    assert "1. What happened at work this week? → <client_words>My manager" in (
+        request.messages[-1].content
+    )
     assert "alice" not in repr(request)
     assert re.fullmatch(r"[0-9a-f]{24}", request.opaque_user_id)
-    assert request.opaque_user_id != lifecycle.opaque_user_id(alice.pk + 1)
+    assert request.opaque_user_id != opaque_user_id(alice.pk + 1)
 
 
 def _boom():

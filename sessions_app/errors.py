@@ -1,4 +1,5 @@
-"""The one error type services raise; the API and HTML layers render it as {"code", "detail"}."""
+"""The one error type services raise; the API and HTML layers render it as {"code", "detail"},
+with `"fields": {"name": ["message", …]}` for E_VALIDATION."""
 
 from __future__ import annotations
 
@@ -19,6 +20,15 @@ class ApplicationError(Exception):
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail
-        self.fields = fields or {}
+        # One shape for every client: {"name": ["message", …]}.
+        self.fields = {
+            name: list(value) if isinstance(value, list | tuple) else [str(value)]
+            for name, value in (fields or {}).items()
+        }
         if status is not None:
             self.status = status
+
+
+def invalid(detail: str, **fields: Any) -> ApplicationError:
+    """E_VALIDATION with the offending fields: `invalid("…", text="must not be empty")`."""
+    return ApplicationError("E_VALIDATION", detail, status=400, fields=fields)

@@ -12,8 +12,9 @@ from typing import Any
 
 from django.db import connection, models, transaction
 
+from sessions_app import models as session_models
 from sessions_app.errors import ApplicationError
-from sessions_app.models import SESSION_MESSAGES_MAX, AskSession, SessionEvent
+from sessions_app.models import AskSession, SessionEvent
 from sessions_app.realtime import push as realtime
 from sessions_app.roles import role_of
 
@@ -168,9 +169,9 @@ def session_length_check(*, session: AskSession, adding: int = 1) -> None:
     The API calls it when a service sets `message_count`; the dialogue engine calls it before
     appending messages.
     """
-    if session.message_count + adding > SESSION_MESSAGES_MAX:
+    # Read at call time: the schema's limit (100), lifted only by scaling measurements.
+    limit = session_models.SESSION_MESSAGES_MAX
+    if session.message_count + adding > limit:
         raise ApplicationError(
-            "E_SESSION_TOO_LONG",
-            f"A session holds at most {SESSION_MESSAGES_MAX} messages.",
-            status=409,
+            "E_SESSION_TOO_LONG", f"A session holds at most {limit} messages.", status=409
         )

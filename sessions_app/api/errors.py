@@ -41,7 +41,9 @@ class ErrorOutput(serializers.Serializer):
     code = serializers.CharField(help_text="A stable machine code, E_…")
     detail = serializers.CharField(help_text="A human-readable explanation.")
     fields = serializers.DictField(
-        required=False, help_text="E_VALIDATION only: messages per input field."
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text='E_VALIDATION only: the messages of each input field, {"name": ["…"]}.',
     )
 
 

@@ -25,7 +25,6 @@ from sessions_app.engine.dealer import (
     TurnResult,
     answered_pairs,
     current_card,
-    invalid,
     new_card,
     profile_of,
     require_active,
@@ -37,6 +36,7 @@ from sessions_app.engine.hygiene import client_text
 from sessions_app.engine.scheduler import next_session_date, scheduler_resume
 from sessions_app.engine.start import last_sessions
 from sessions_app.engine.words import client_words, text_clean
+from sessions_app.errors import invalid
 from sessions_app.events import EventType
 from sessions_app.models import SESSION_SUMMARY_MAX, AskMessage, AskSession, UserProfile, Workline
 

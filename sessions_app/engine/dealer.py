@@ -20,8 +20,8 @@ from django.utils import timezone
 
 from sessions_app import models as session_models
 from sessions_app.engine.graph import workline_ensure_main, workline_path
-from sessions_app.errors import ApplicationError
-from sessions_app.events import EventSpec, EventType, events_append
+from sessions_app.errors import invalid
+from sessions_app.events import EventSpec, EventType, events_append, session_length_check
 from sessions_app.models import AskMessage, AskSession, UserProfile, Workline
 
 # Kinds of cards; `kind` in the state document.
@@ -39,12 +39,6 @@ OPEN = "open"
 CLOSING_RESERVE = 12
 # Card keys beyond {id, text, type, kind} that ride along when a card is dealt.
 CARD_EXTRAS = ("slot", "asks", "suggestion")
-
-
-def invalid(detail: str, **fields: str) -> ApplicationError:
-    return ApplicationError(
-        "E_VALIDATION", detail, status=400, fields={k: [v] for k, v in fields.items()}
-    )
 
 
 def message_limit() -> int:
@@ -139,12 +133,7 @@ class Turn:
 
     def append(self, *drafts: Draft) -> list[AskMessage]:
         session = self.session
-        if session.message_count + len(drafts) > message_limit():
-            raise ApplicationError(
-                "E_SESSION_TOO_LONG",
-                f"A session holds at most {message_limit()} messages.",
-                status=409,
-            )
+        session_length_check(session=session, adding=len(drafts))
         workline = session.active_workline or _main_workline(session)
         parent_id = workline.head_id
         now = timezone.now()

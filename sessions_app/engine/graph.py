@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import invalid
 from sessions_app.events import EventType, actor_label, event_append, session_length_check
 from sessions_app.models import (
     AskMessage,
@@ -34,10 +34,6 @@ DECISION_EVENTS = (
     EventType.WORKLINE_SPIN_OFF,
     EventType.TRANSITION_APPLIED,
 )
-
-
-def invalid(detail: str, **fields: Any) -> ApplicationError:
-    return ApplicationError("E_VALIDATION", detail, status=400, fields=fields)
 
 
 # --- reads ----------------------------------------------------------------------------------

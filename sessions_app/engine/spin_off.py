@@ -12,7 +12,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from sessions_app.engine.graph import _locked, invalid, workline_path
+from sessions_app.engine.graph import _locked, workline_path
+from sessions_app.errors import invalid
 from sessions_app.events import EventType, actor_label, event_append
 from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline
 

@@ -27,15 +27,14 @@ from sessions_app.engine.dealer import (
     Turn,
     TurnResult,
     current_card,
-    invalid,
-    message_limit,
     new_card,
     require_active,
     session_locked,
     undealt_card,
 )
-from sessions_app.engine.words import client_words, invalid_too_long, text_clean
-from sessions_app.events import EventType
+from sessions_app.engine.words import client_words, text_clean
+from sessions_app.errors import invalid
+from sessions_app.events import EventType, session_length_check
 from sessions_app.models import AskMessage, AskSession
 
 TOPIC_SLOT_CHARS = 120
@@ -161,8 +160,8 @@ def session_continue(*, session: AskSession) -> TurnResult:
     card = current_card(locked)
     if locked.phase == AskSession.Phase.CLOSING or (card and card["kind"] != COMPLETION):
         raise invalid("There is nothing to continue: answer the card shown.", session="no")
-    if locked.message_count + CLOSING_RESERVE >= message_limit():
-        raise invalid_too_long()
+    # Room for one more batch and the closing, or no continuing.
+    session_length_check(session=locked, adding=CLOSING_RESERVE + 1)
     turn = Turn(locked)
     turn.set(ready_to_close=False)
     turn.event(EventType.PACING_CONTINUED, "client", turn_count=locked.turn_count)

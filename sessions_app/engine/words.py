@@ -10,7 +10,7 @@ from typing import Any
 from sessions_app.engine import crisis, lexicon, scheduler
 from sessions_app.engine.batch import Pending
 from sessions_app.engine.close import session_close_in
-from sessions_app.engine.dealer import SCHEDULER, Turn, invalid
+from sessions_app.engine.dealer import SCHEDULER, Turn
 from sessions_app.engine.flows import (
     CRISIS_FLOW,
     SCHEDULER_FLOW,
@@ -18,7 +18,7 @@ from sessions_app.engine.flows import (
     route,
     session_move_validate,
 )
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import invalid
 from sessions_app.models import AskMessage, AskSession
 
 TEXT_MAX = 4000
@@ -90,9 +90,3 @@ def _schedule(turn: Turn, text: str, card: dict[str, Any]) -> bool:
         return False
     scheduler.scheduler_resume(turn)
     return True
-
-
-def invalid_too_long() -> Exception:
-    return ApplicationError(
-        "E_SESSION_TOO_LONG", "This session is long enough: time to close it.", status=409
-    )

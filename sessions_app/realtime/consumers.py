@@ -8,6 +8,7 @@ is not theirs (E_FORBIDDEN), 4404 a session the caller may not know exists (E_NO
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -156,3 +157,21 @@ class CounselorsConsumer(StreamConsumer):
         )
         if frame is not None:
             await self.send(text_data=frame)
+
+
+class NotificationsConsumer(StreamConsumer):
+    """`ws/notifications/`: the signed-in user's own notifications as they are delivered, for
+    the client app (token auth, as the session stream). Each frame names the notification; its
+    content is read from the REST inbox, which applies the privacy rules."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            return await self.refuse(NO_CREDENTIALS)
+        self.group = realtime.user_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept(accepted_subprotocol(self.scope))
+
+    async def notification_new(self, message: dict[str, Any]) -> None:
+        frame = {key: message[key] for key in ("type", "notification_id", "kind")}
+        await self.send(text_data=json.dumps(frame))

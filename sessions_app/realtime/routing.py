@@ -13,4 +13,9 @@ websocket_urlpatterns: list[URLPattern] = [
         name="ws-session",
     ),
     path("ws/counselors/", consumers.CounselorsConsumer.as_asgi(), name="ws-counselors"),
+    path(
+        "ws/notifications/",
+        consumers.NotificationsConsumer.as_asgi(),
+        name="ws-notifications",
+    ),
 ]

@@ -624,6 +624,9 @@ WS_TABLE: dict[str, dict[str, tuple[int | str, int | str]]] = {
         "service": (4403, 4403),
         "anonymous": (4401, 4401),
     },
+    # Everyone signed in has their own notifications; nobody else's (a per-user group).
+    "ws-notifications": {role: (OPEN, OPEN) for role in ROLES if role != "anonymous"}
+    | {"anonymous": (4401, 4401)},
 }
 
 
@@ -631,6 +634,7 @@ def ws_paths(world: World, variant: str) -> dict[str, str]:
     return {
         "ws-session": f"/ws/sessions/{world.sessions[variant].pk}/",
         "ws-counselors": "/ws/counselors/",
+        "ws-notifications": "/ws/notifications/",
     }
 
 

@@ -21,11 +21,13 @@ def assert_validation_shape(response):
     body = response.json()
     assert set(body) == {"code", "detail", "fields"}
     assert body["code"] == "E_VALIDATION"
-    assert isinstance(body["detail"], str) and body["detail"]
+    assert isinstance(body["detail"], str)
+    assert body["detail"]
     assert body["fields"], "a validation error names its fields"
     for name, messages in body["fields"].items():
         assert isinstance(name, str)
-        assert isinstance(messages, list) and messages
+        assert isinstance(messages, list)
+        assert messages
         assert all(isinstance(message, str) and message for message in messages)
 
 

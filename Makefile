@@ -17,7 +17,7 @@ PORT ?= 8000
 help:
 	@echo "make run    install, migrate, load demo data, serve web + worker on http://$(HOST):$(PORT)"
 	@echo "make test   the test suite (SQLite; set DATABASE_URL/REDIS_URL for PostgreSQL + Redis)"
-	@echo "make lint   ruff check + format check"
+	@echo "make lint   ruff check + format check + the import-linter layer contracts"
 	@echo "make bench  every benchmark in bench/"
 	@echo "make fuzz   schemathesis (every check) against a live server on a throw-away database"
 
@@ -61,6 +61,7 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: install
 	$(BIN)/ruff check --fix .

@@ -85,7 +85,7 @@ class StrictSerializer(serializers.Serializer):
     of another JSON type than the field's (no coercion)."""
 
     # A body must name at least this many fields (PATCH: an empty change is refused); the
-    # schema says so too (`api_base.StrictInputSchema`).
+    # schema says so too (`api.base.StrictInputSchema`).
     min_fields: int = 0
 
     def to_internal_value(self, data: Any) -> Any:

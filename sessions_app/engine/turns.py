@@ -124,7 +124,7 @@ def message_submit(*, session: AskSession, text: Any) -> TurnResult:
     """Free text: the topic, the answer to a scheduler card, one last thing, or words said
     without a card — which the Analyst answers with a new batch."""
     text = text_clean(text)
-    card = current_card(session_locked_read(session.pk))
+    card = current_card(session_fresh_read(session.pk))
     if card and card["kind"] in (TOPIC, SCHEDULER):
         return answer_submit(session=session, card_id=card["id"], text=text)
     if card and card["kind"] == LAST_THING:
@@ -133,7 +133,8 @@ def message_submit(*, session: AskSession, text: Any) -> TurnResult:
     return _result(locked, pending)
 
 
-def session_locked_read(session_id: Any) -> AskSession:
+def session_fresh_read(session_id: Any) -> AskSession:
+    """The session as committed now, with its head joined; no lock (a read before a write)."""
     return AskSession.objects.select_related("active_workline__head").get(pk=session_id)
 
 

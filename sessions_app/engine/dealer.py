@@ -14,8 +14,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
+from django.db import models
 from django.utils import timezone
 
 from sessions_app import models as session_models
@@ -24,15 +25,41 @@ from sessions_app.errors import invalid
 from sessions_app.events import EventSpec, EventType, events_append, session_length_check
 from sessions_app.models import AskMessage, AskSession, UserProfile, Workline
 
-# Kinds of cards; `kind` in the state document.
-QUESTION = "question"
-TOPIC = "topic"
-COMPLETION = "completion"
-LAST_THING = "last_thing"
-SCHEDULER = "scheduler"
-CRISIS = "crisis_resources"
-FALLBACK = "fallback"
-OPEN = "open"
+
+class CardKind(models.TextChoices):
+    """What a card is for; `kind` in the state document."""
+
+    QUESTION = "question"
+    TOPIC = "topic"
+    COMPLETION = "completion"
+    LAST_THING = "last_thing"
+    SCHEDULER = "scheduler"
+    CRISIS = "crisis_resources"
+    FALLBACK = "fallback"
+    OPEN = "open"
+
+
+class Card(TypedDict, total=False):
+    """A card as the Dealer deals it and the state document shows it: `id`, `text`, `type` and
+    `kind` always; the rest rides along when set."""
+
+    id: str
+    text: str
+    type: str
+    kind: str
+    slot: str
+    asks: int
+    suggestion: str
+    queue: list[Card]
+    batch: int | None
+    analysis: int | None
+    message_id: int
+
+
+# The kinds by their short names, as the engine's modules use them.
+QUESTION, TOPIC, COMPLETION = CardKind.QUESTION, CardKind.TOPIC, CardKind.COMPLETION
+LAST_THING, SCHEDULER, CRISIS = CardKind.LAST_THING, CardKind.SCHEDULER, CardKind.CRISIS
+FALLBACK, OPEN = CardKind.FALLBACK, CardKind.OPEN
 # Messages a closing needs after the last dialogue card: the closing line, the last-thing card
 # and its opener, a note and its reply, a scheduler exchange. A session that gets this close to
 # the schema's limit is offered the completion card only.
@@ -70,8 +97,8 @@ def require_active(session: AskSession) -> None:
         raise invalid("This session is closed.", session="closed")
 
 
-def new_card(text: str, kind: str = QUESTION, *, slot: str = "") -> dict[str, Any]:
-    card = {"id": uuid.uuid4().hex[:12], "text": text, "type": "open", "kind": kind}
+def new_card(text: str, kind: str = QUESTION, *, slot: str = "") -> Card:
+    card = Card(id=uuid.uuid4().hex[:12], text=text, type="open", kind=str(kind))
     if slot:
         card["slot"] = slot
     return card
@@ -82,7 +109,7 @@ def head_of(session: AskSession) -> AskMessage | None:
     return workline.head if workline is not None else None
 
 
-def current_card(session: AskSession) -> dict[str, Any] | None:
+def current_card(session: AskSession) -> Card | None:
     """The card on the head, if the head is a dealt, unanswered card."""
     head = head_of(session)
     if head is None or head.kind != AskMessage.Kind.QUESTION_CARD:

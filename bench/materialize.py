@@ -41,11 +41,11 @@ def grow(session, n: int, prefix: str) -> None:
 
 
 def naive_tokens(session) -> int:
-    from sessions_app.engine.graph import estimate_tokens
+    from sessions_app.engine.graph import message_tokens
     from sessions_app.models import AskMessage
 
     return sum(
-        estimate_tokens(t)
+        message_tokens(t)
         for t in AskMessage.objects.filter(session=session).values_list("text", flat=True)
     )
 

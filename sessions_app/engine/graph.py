@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from psychologist.llm.budget import estimate_tokens
 from sessions_app.errors import invalid
 from sessions_app.events import EventType, actor_label, event_append, session_length_check
 from sessions_app.models import (
@@ -188,9 +189,13 @@ LLM_ROLE = {
 }
 
 
-def estimate_tokens(text: str) -> int:
-    """A deterministic estimate (≈ 4 characters a token) used for budgets on every provider."""
-    return len(text) // 4 + 4
+# What one message costs beyond its text (role and framing), on top of the LLM layer's estimate.
+MESSAGE_OVERHEAD_TOKENS = 4
+
+
+def message_tokens(text: str) -> int:
+    """A message's share of the prompt budget: the one token estimate, plus its framing."""
+    return estimate_tokens(text) + MESSAGE_OVERHEAD_TOKENS
 
 
 def extractive_summary(messages: list[dict[str, str]]) -> str:
@@ -227,7 +232,7 @@ def _to_llm(path: list[AskMessage]) -> list[tuple[int, dict[str, str]]]:
 
 
 def _tokens(messages: list[dict[str, str]]) -> int:
-    return sum(estimate_tokens(m["content"]) for m in messages)
+    return sum(message_tokens(m["content"]) for m in messages)
 
 
 def materialize(
@@ -286,9 +291,9 @@ def _compacted(
     # Recompute: the summary and the kept recent turns take a quarter of the budget each, so
     # the next half of the budget fills up turn by turn before anything is summarised again.
     cut, kept = len(turns), 0
-    while cut > 1 and kept + estimate_tokens(turns[cut - 1][1]["content"]) <= budget // 4:
+    while cut > 1 and kept + message_tokens(turns[cut - 1][1]["content"]) <= budget // 4:
         cut -= 1
-        kept += estimate_tokens(turns[cut][1]["content"])
+        kept += message_tokens(turns[cut][1]["content"])
     summary_text = _bounded(summarize([turn for _, turn in turns[:cut]]), budget // 4)
     workline.compacted_through_id = turns[cut - 1][0]
     workline.compaction_summary = summary_text

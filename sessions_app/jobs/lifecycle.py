@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from psychologist.llm.budget import clip_middle, truncate_middle
 from sessions_app import events, services
-from sessions_app.engine import agents, prompts
+from sessions_app.engine import agents, prompts, texts
 from sessions_app.engine.dealer import profile_of
 from sessions_app.engine.schemas import SUMMARY_MAX_CHARS
 from sessions_app.events import EventType
@@ -79,8 +79,8 @@ def failure_log(job: str, session_id: Any, exc: BaseException) -> None:
     )
 
 
-def text_for(texts: dict[str, str], locale: str) -> str:
-    return texts["ru"] if (locale or "").lower().startswith("ru") else texts["en"]
+def text_for(variants: dict[str, str], locale: str) -> str:
+    return variants.get(texts.lang_of(locale), variants["en"])
 
 
 # --- local time ---------------------------------------------------------------------------------

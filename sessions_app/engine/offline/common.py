@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from sessions_app.engine import lexicon
+from sessions_app.engine import lexicon, texts
 from sessions_app.engine.offline import grammar_en, grammar_ru
 from sessions_app.engine.offline.banks import FOCI, FOCUS_BY_THEME, THEMES
 
@@ -17,8 +17,7 @@ _THEME_PATTERNS = {
 
 
 def lang_of(context: dict[str, Any]) -> str:
-    locale = str(context.get("locale") or "en").lower()
-    return "ru" if locale.startswith("ru") else "en"
+    return texts.lang_of(str(context.get("locale") or "en"))
 
 
 def pick(lang: str, pair: tuple[str, str]) -> str:

@@ -38,7 +38,14 @@ from sessions_app.engine.start import last_sessions
 from sessions_app.engine.words import client_words, text_clean
 from sessions_app.errors import invalid
 from sessions_app.events import EventType
-from sessions_app.models import SESSION_SUMMARY_MAX, AskMessage, AskSession, UserProfile, Workline
+from sessions_app.models import (
+    SESSION_SUMMARY_MAX,
+    AskMessage,
+    AskSession,
+    UserProfile,
+    Workline,
+    profile_zone,
+)
 
 PATTERNS_KEPT = 20
 
@@ -114,12 +121,6 @@ def _closing_inputs(session: AskSession) -> tuple[dict[str, Any], list[dict[str,
         "today": timezone.now().astimezone(profile_zone(profile)).date().isoformat(),
     }
     return facts, pairs, prompts.profile_block(profile, last_sessions(session))
-
-
-def profile_zone(profile: UserProfile) -> Any:
-    from sessions_app.engine.scheduler import _zone
-
-    return _zone(profile)
 
 
 @transaction.atomic

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +19,7 @@ from sessions_app.engine import lexicon, texts
 from sessions_app.engine.dealer import SCHEDULER, Draft, Turn, new_card, profile_of
 from sessions_app.engine.flows import SCHEDULER_FLOW, Move, flow_get, session_move_validate
 from sessions_app.events import EventType
-from sessions_app.models import AskMessage, Notification, UserProfile
+from sessions_app.models import AskMessage, Notification, UserProfile, profile_zone
 
 WEEKDAY_STEMS = {
     1: ("monday", "понедельник"),
@@ -46,19 +45,12 @@ def next_session_date(profile: UserProfile, now: dt.datetime | None = None) -> d
     days = [d for d in profile.schedule_weekdays or [] if isinstance(d, int) and 1 <= d <= 7]
     if not days:
         return None
-    today = (now or timezone.now()).astimezone(_zone(profile)).date()
+    today = (now or timezone.now()).astimezone(profile_zone(profile)).date()
     return next(
         today + dt.timedelta(days=ahead)
         for ahead in range(1, 8)
         if (today + dt.timedelta(days=ahead)).isoweekday() in days
     )
-
-
-def _zone(profile: UserProfile) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(profile.time_zone or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
 
 
 @dataclass(frozen=True)
@@ -78,7 +70,9 @@ def slot_parse(text: str, profile: UserProfile) -> Slot:
                     found.append((match.start(), weekday))
     for word in TOMORROW:
         for match in re.finditer(rf"\b{word}\b", clean):
-            tomorrow = timezone.now().astimezone(_zone(profile)).date() + dt.timedelta(days=1)
+            tomorrow = timezone.now().astimezone(profile_zone(profile)).date() + dt.timedelta(
+                days=1
+            )
             found.append((match.start(), tomorrow.isoweekday()))
     weekday = max(found)[1] if found else None
     return Slot(weekday=weekday, time=_time_parse(clean))

@@ -34,6 +34,7 @@ from sessions_app.models import (
     AskSession,
     Notification,
     UserProfile,
+    profile_zone,
 )
 from sessions_app.selectors import Transcript, session_transcript
 from sessions_app.signals import session_closed
@@ -84,13 +85,6 @@ def text_for(variants: dict[str, str], locale: str) -> str:
 
 
 # --- local time ---------------------------------------------------------------------------------
-
-
-def local_zone(profile: UserProfile | None) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(profile.time_zone if profile else "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
 
 
 def at_local(day: date, at: time, zone: zoneinfo.ZoneInfo) -> datetime:
@@ -314,7 +308,7 @@ def profile_session_record(*, session: AskSession) -> UserProfile:
         "-created_at"
     )
     moments = list(recent.values_list("last_activity_at", flat=True)[:HABIT_SESSIONS])
-    profile.typical_activity_time = typical_local_time(moments, local_zone(profile))
+    profile.typical_activity_time = typical_local_time(moments, profile_zone(profile))
     # F(): concurrent closes of one client's sessions each count.
     UserProfile.objects.filter(pk=profile.pk).update(
         session_count=F("session_count") + 1,
@@ -329,7 +323,7 @@ def resume_reminder_schedule(
 ) -> Notification | None:
     """The "Shall we come back?" reminder: the next day at the client's usual time, in its time
     zone. Once per session: the dedupe key makes the database refuse a second one (then None)."""
-    zone = local_zone(profile)
+    zone = profile_zone(profile)
     usual = profile.typical_activity_time or session.last_activity_at.astimezone(zone).time()
     tomorrow = now.astimezone(zone).date() + timedelta(days=1)
     reminder, created = Notification.objects.get_or_create(

@@ -13,8 +13,14 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
-from sessions_app.jobs.lifecycle import JobReport, at_local, local_zone, next_local, text_for
-from sessions_app.models import AskSession, CaseloadAssignment, Notification, UserProfile
+from sessions_app.jobs.lifecycle import JobReport, at_local, next_local, text_for
+from sessions_app.models import (
+    AskSession,
+    CaseloadAssignment,
+    Notification,
+    UserProfile,
+    profile_zone,
+)
 from sessions_app.roles import Role
 
 # Scheduled slots further back than this are not counted as missed.
@@ -77,7 +83,7 @@ def missed_in_row(*, profile: UserProfile, since: datetime | None, now: datetime
     weekdays = {d for d in profile.schedule_weekdays or [] if isinstance(d, int) and 1 <= d <= 7}
     if not weekdays or profile.schedule_time is None:
         return 0
-    zone, window = local_zone(profile), settings.SCHEDULE_ATTENDANCE_WINDOW
+    zone, window = profile_zone(profile), settings.SCHEDULE_ATTENDANCE_WINDOW
     anchor = max(m for m in (since, profile.user.date_joined, now - MISSED_LOOKBACK) if m)
     day, last_day = anchor.astimezone(zone).date(), now.astimezone(zone).date()
     missed = 0
@@ -94,7 +100,7 @@ def reactivation_notify(*, profile: UserProfile, now: datetime) -> bool:
     """One message per absence: the dedupe key names the session the absence began after, so
     re-runs add nothing and only a new absence (after a new session) earns a new message."""
     anchor = getattr(profile, "last_session_id", None) or "joined"
-    zone = local_zone(profile)
+    zone = profile_zone(profile)
     _, created = Notification.objects.get_or_create(
         user_id=profile.user_id,
         kind=Notification.Kind.REACTIVATION,

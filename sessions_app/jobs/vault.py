@@ -26,8 +26,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from sessions_app.jobs.lifecycle import JobReport, local_zone
-from sessions_app.models import AskSession, UserProfile
+from sessions_app.jobs.lifecycle import JobReport
+from sessions_app.models import AskSession, UserProfile, profile_zone
 from sessions_app.selectors import session_transcript
 
 FOLDER_RE = re.compile(r"client-[0-9a-f]{16}")
@@ -74,7 +74,7 @@ def vault_export(*, root: Path | None = None) -> JobReport:
 
 def client_files(profile: UserProfile) -> dict[str, str]:
     """Every file of the client's folder: relative path → Markdown."""
-    zone = local_zone(profile)
+    zone = profile_zone(profile)
     sessions = list(
         AskSession.objects.filter(user_id=profile.user_id, is_deleted=False)
         .filter(anonymised_at__isnull=True)

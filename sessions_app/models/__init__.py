@@ -40,6 +40,7 @@ from sessions_app.models.notifications import (
 from sessions_app.models.people import (
     CaseloadAssignment,
     UserProfile,
+    profile_zone,
 )
 from sessions_app.models.sandbox import (
     SandboxProvider,
@@ -107,6 +108,7 @@ __all__ = [
     "WorklineStatus",
     "default_modality_flags",
     "in_choices",
+    "profile_zone",
     "validate_conversation_variables",
     "validate_modality_flags",
     "validate_string_list",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
 from django.conf import settings
@@ -87,3 +88,12 @@ class CaseloadAssignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.counselor} → {self.client}"
+
+
+def profile_zone(profile: UserProfile | None) -> zoneinfo.ZoneInfo:
+    """The person's time zone (UTC when unknown or unreadable): every local date and time of
+    the engine and the jobs is read in it."""
+    try:
+        return zoneinfo.ZoneInfo((profile.time_zone if profile else "") or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")

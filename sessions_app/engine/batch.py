@@ -14,7 +14,8 @@ from typing import Any
 
 from django.db import transaction
 
-from sessions_app.engine import agents, crisis, prompts, texts
+from sessions_app import texts
+from sessions_app.engine import agents, crisis, prompts
 from sessions_app.engine.dealer import (
     CLOSING_RESERVE,
     COMPLETION,

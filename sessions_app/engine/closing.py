@@ -15,7 +15,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from sessions_app.engine import agents, lexicon, prompts, texts
+from sessions_app import texts
+from sessions_app.engine import agents, lexicon, prompts
 from sessions_app.engine.close import session_close_in
 from sessions_app.engine.dealer import (
     LAST_THING,

@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from sessions_app.engine import texts
+from sessions_app import texts
 from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card
 from sessions_app.engine.flows import CRISIS_FLOW, flow_get
 from sessions_app.events import EventType

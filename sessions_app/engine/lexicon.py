@@ -10,20 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-# "On <day>" as a sentence says it, Monday first (ISO order). Russian takes the accusative after
-# "в"/"во": "до встречи в четверг", "во вторник". The engine and the offline Narrator share it.
-WEEKDAY_PHRASES = {
-    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    "ru": (
-        "в понедельник",
-        "во вторник",
-        "в среду",
-        "в четверг",
-        "в пятницу",
-        "в субботу",
-        "в воскресенье",
-    ),
-}
 WEEKDAYS_EN = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 WEEKDAYS_RU = "понедельник|вторник|среду|четверг|пятницу|субботу|воскресенье"
 

@@ -15,7 +15,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from sessions_app.engine import lexicon, texts
+from sessions_app import texts
+from sessions_app.engine import lexicon
 from sessions_app.engine.dealer import SCHEDULER, Draft, Turn, new_card, profile_of
 from sessions_app.engine.flows import SCHEDULER_FLOW, Move, flow_get, session_move_validate
 from sessions_app.events import EventType

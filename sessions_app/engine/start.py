@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sessions_app.engine import texts
+from sessions_app import texts
 from sessions_app.engine.crisis import crisis_cards_deal
 from sessions_app.engine.dealer import TOPIC, Draft, Turn, new_card, profile_of, session_locked
 from sessions_app.engine.flows import CRISIS_FLOW, SESSION_FLOW, flow_get

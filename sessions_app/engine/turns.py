@@ -13,7 +13,8 @@ from typing import Any
 
 from django.db import transaction
 
-from sessions_app.engine import lexicon, texts
+from sessions_app import texts
+from sessions_app.engine import lexicon
 from sessions_app.engine.batch import Pending, batch_run
 from sessions_app.engine.closing import last_thing_submit
 from sessions_app.engine.dealer import (

@@ -25,8 +25,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from psychologist.llm.budget import clip_middle, truncate_middle
-from sessions_app import events, services
-from sessions_app.engine import agents, prompts, texts
+from sessions_app import events, services, texts
+from sessions_app.engine import agents, prompts
 from sessions_app.engine.dealer import profile_of
 from sessions_app.engine.schemas import SUMMARY_MAX_CHARS
 from sessions_app.events import EventType
@@ -80,10 +80,6 @@ def failure_log(job: str, session_id: Any, exc: BaseException) -> None:
     )
 
 
-def text_for(variants: dict[str, str], locale: str) -> str:
-    return variants.get(texts.lang_of(locale), variants["en"])
-
-
 # --- local time ---------------------------------------------------------------------------------
 
 
@@ -120,12 +116,6 @@ def typical_local_time(moments: Sequence[datetime], zone: zoneinfo.ZoneInfo) -> 
 
 
 # --- abandoned sessions -------------------------------------------------------------------------
-
-RESUME_TEXT = {
-    "en": "We didn't finish last time. Shall we come back?",
-    "ru": "Мы не успели закончить в прошлый раз. Вернёмся?",
-}
-PARTIAL_LABEL = {"en": "Unfinished session.", "ru": "Сессия не завершена."}
 
 
 @dataclass(frozen=True)
@@ -225,7 +215,7 @@ def partial_summary_compose(session: AskSession) -> PartialSummary:
 
 def _labelled(text: str, locale: str) -> str:
     return clip_middle(
-        f"{text_for(PARTIAL_LABEL, locale)} {text}".strip(), max_chars=SUMMARY_MAX_CHARS
+        f"{texts.text('partial_label', locale)} {text}".strip(), max_chars=SUMMARY_MAX_CHARS
     )
 
 
@@ -333,7 +323,7 @@ def resume_reminder_schedule(
         defaults={
             "session": session,
             "payload": {
-                "title": text_for(RESUME_TEXT, session.locale),
+                "title": texts.text("resume_session", session.locale),
                 "session_id": str(session.pk),
             },
             "scheduled_for": at_local(tomorrow, usual.replace(second=0, microsecond=0), zone),

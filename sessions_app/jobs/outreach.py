@@ -13,7 +13,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
-from sessions_app.jobs.lifecycle import JobReport, at_local, next_local, text_for
+from sessions_app import texts
+from sessions_app.jobs.lifecycle import JobReport, at_local, next_local
 from sessions_app.models import (
     AskSession,
     CaseloadAssignment,
@@ -30,11 +31,6 @@ FOLLOW_UP_BATCH = 500
 
 
 # --- reactivation -------------------------------------------------------------------------------
-
-REACTIVATION_TEXT = {
-    "en": "It's been a while. Whenever you feel like it, we're here — no pressure.",
-    "ru": "Давно не виделись. Когда захочется — мы рядом, без спешки.",
-}
 
 
 def reactivations_send(*, now: datetime | None = None) -> JobReport:
@@ -106,7 +102,7 @@ def reactivation_notify(*, profile: UserProfile, now: datetime) -> bool:
         kind=Notification.Kind.REACTIVATION,
         dedupe_key=f"reactivation:{anchor}",
         defaults={
-            "payload": {"title": text_for(REACTIVATION_TEXT, profile.locale)},
+            "payload": {"title": texts.text("reactivation", profile.locale)},
             # At the client's usual session time, the hour it chose for this.
             "scheduled_for": next_local(profile.schedule_time, zone, now),
         },

@@ -7,7 +7,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from sessions_app.engine import lexicon, texts
+from sessions_app import texts
+from sessions_app.engine import lexicon
 from sessions_app.engine.offline import grammar_en, grammar_ru
 from sessions_app.engine.offline.banks import FOCI, FOCUS_BY_THEME, THEMES
 

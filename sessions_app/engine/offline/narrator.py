@@ -12,8 +12,8 @@ import datetime as dt
 import hashlib
 from typing import Any
 
-from sessions_app.engine.lexicon import WEEKDAY_PHRASES
 from sessions_app.engine.offline import common
+from sessions_app.texts import WEEKDAY_PHRASES
 
 MONTHS = {
     "en": (

@@ -1,18 +1,42 @@
-"""The engine's own words to the client, in English and Russian (other locales read English).
+"""Every text the product writes to a client, in English and Russian (other locales read
+English), and the one seam through which they are read: `text(key, locale)`.
 
-These are the deterministic cards and lines that need no model: the opening, the topic card,
+The engine's deterministic cards and lines that need no model — the opening, the topic card,
 the completion card, "one last thing", the gentle fallback when a model fails, the scheduler's
-questions and the crisis safety card. They must work with every model, the worker and Redis
-down.
+questions, the crisis safety card — and the jobs' notifications and labels. They must work with
+every model, the worker and Redis down.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sessions_app.engine.lexicon import WEEKDAY_PHRASES
-
+# "On <day>" as a sentence says it, Monday first (ISO order). Russian takes the accusative after
+# "в"/"во": "до встречи в четверг", "во вторник". The engine and the offline Narrator share it.
+WEEKDAY_PHRASES = {
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    "ru": (
+        "в понедельник",
+        "во вторник",
+        "в среду",
+        "в четверг",
+        "в пятницу",
+        "в субботу",
+        "в воскресенье",
+    ),
+}
 TEXTS: dict[str, dict[str, str]] = {
+    # the jobs: notifications and the record of an unfinished session
+    "resume_session": {
+        "en": "We didn't finish last time. Shall we come back?",
+        "ru": "Мы не успели закончить в прошлый раз. Вернёмся?",
+    },
+    "reactivation": {
+        "en": "It's been a while. Whenever you feel like it, we're here — no pressure.",
+        "ru": "Давно не виделись. Когда захочется — мы рядом, без спешки.",
+    },
+    "partial_label": {"en": "Unfinished session.", "ru": "Сессия не завершена."},
+    # the engine
     "intro": {
         "en": "Hi. This is a quiet space to look at whatever is on your mind today.",
         "ru": "Привет. Здесь можно спокойно посмотреть на то, что сейчас у тебя на душе.",

@@ -12,9 +12,13 @@ from django.utils import timezone
 
 from psychologist.llm.models import LLMCall
 from sessions_app.access import sandbox_of, sessions_visible_to
-from sessions_app.engine import graph
-from sessions_app.engine.graph import session_messages, workline_path
-from sessions_app.engine.state import session_state, thread_state
+from sessions_app.engine import services as graph
+from sessions_app.engine.services import (
+    session_messages,
+    session_state,
+    thread_state,
+    workline_path,
+)
 from sessions_app.errors import ApplicationError
 from sessions_app.events import EventType
 from sessions_app.models import (

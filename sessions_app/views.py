@@ -22,7 +22,6 @@ from sessions_app.access import (
     session_for,
     session_may,
 )
-from sessions_app.engine import graph
 from sessions_app.engine import services as engine
 from sessions_app.errors import ApplicationError
 from sessions_app.forms import SandboxStartForm
@@ -124,7 +123,7 @@ def session_continue_from(request: HttpRequest, session_id: Any) -> HttpResponse
     if message is None:
         raise Http404("No such message in this session.")
     try:
-        graph.message_fork(session=session, from_message=message, by=request.user)
+        engine.message_fork(session=session, from_message=message, by=request.user)
     except ApplicationError as exc:
         return _engine_error(request, session, exc)
     return _canvas(request, session)
@@ -143,7 +142,7 @@ def session_workline_activate(
     if workline is None:
         raise Http404("No such workline in this session.")
     try:
-        graph.workline_activate(session=session, workline=workline, by=request.user)
+        engine.workline_activate(session=session, workline=workline, by=request.user)
     except ApplicationError as exc:
         return _engine_error(request, session, exc)
     return _canvas(request, session)

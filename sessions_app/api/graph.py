@@ -18,8 +18,7 @@ from sessions_app.access import SessionAction, session_for, session_require
 from sessions_app.api.base import ApiView, WriteThrottle, validated
 from sessions_app.api.serializers import StrictSerializer
 from sessions_app.api.sessions import errors
-from sessions_app.engine import graph
-from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
+from sessions_app.engine import services as graph
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline
 from sessions_app.roles import Role, role_of
@@ -254,7 +253,7 @@ class SpinOffApi(ApiView):
         target = None
         if "target_workline_id" in data:
             target = _workline(session, data["target_workline_id"])
-        proposal = spin_off_propose(
+        proposal = graph.spin_off_propose(
             session=session,
             from_message=_message(session, data["from_message_id"], "from_message_id"),
             to_message=_message(session, data["to_message_id"], "to_message_id"),
@@ -281,5 +280,5 @@ class SpinOffDecideApi(ApiView):
         proposal = SpinOffProposal.objects.filter(pk=proposal_id, session=session).first()
         if proposal is None:
             raise ApplicationError("E_NOT_FOUND", "Spin-off proposal not found.", status=404)
-        proposal = spin_off_decide(proposal=proposal, agreed=data["agreed"], by=request.user)
+        proposal = graph.spin_off_decide(proposal=proposal, agreed=data["agreed"], by=request.user)
         return Response(SpinOffOutput(proposal).data)

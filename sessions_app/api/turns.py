@@ -17,7 +17,6 @@ from sessions_app.api.base import ApiView, WriteThrottle, validated
 from sessions_app.api.serializers import StrictSerializer
 from sessions_app.api.sessions import _SESSION_ID, errors
 from sessions_app.engine import services as engine
-from sessions_app.engine.words import TEXT_MAX
 from sessions_app.models import AskSession
 from sessions_app.roles import Role, role_of
 
@@ -81,11 +80,11 @@ class StateOutput(serializers.Serializer):
 
 class AnswerInput(StrictSerializer):
     card_id = serializers.CharField(max_length=64)
-    text = serializers.CharField(max_length=TEXT_MAX)
+    text = serializers.CharField(max_length=engine.TEXT_MAX)
 
 
 class MessageInput(StrictSerializer):
-    text = serializers.CharField(max_length=TEXT_MAX)
+    text = serializers.CharField(max_length=engine.TEXT_MAX)
 
 
 class EmptyInput(StrictSerializer):
@@ -93,7 +92,7 @@ class EmptyInput(StrictSerializer):
 
 
 class LastThingInput(StrictSerializer):
-    text = serializers.CharField(max_length=TEXT_MAX, required=False)
+    text = serializers.CharField(max_length=engine.TEXT_MAX, required=False)
     finish = serializers.BooleanField(required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

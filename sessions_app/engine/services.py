@@ -1,6 +1,7 @@
-"""The dialogue engine's service functions: what the REST views, the sandbox and the tests
-call. Each owns its transactions; none calls a model inside one.
+"""The dialogue engine's public face: what the REST views, the pages, the sandbox, the selectors
+and the tests call. Each service owns its transactions; none calls a model inside one.
 
+The turn loop (SPEC §3)
     session_start(*, session) -> AskSession            (called by services.session_create)
     answer_submit(*, session, card_id, text) -> TurnResult
     message_submit(*, session, text) -> TurnResult
@@ -9,24 +10,59 @@ call. Each owns its transactions; none calls a model inside one.
     last_thing_submit(*, session, text=None, finish=False) -> TurnResult
     session_state(session) -> dict                    (SPEC §9 state document)
     thread_state(session) -> dict                     (SPEC §4 thread state; never for clients)
+
+The session graph (SPEC §5)
+    message_fork, workline_create, workline_activate, spin_off_propose, spin_off_decide
+    session_tree, worklines_index, scope_strip, session_messages, workline_path   (reads)
 """
 
 from __future__ import annotations
 
 from sessions_app.engine.closing import last_thing_submit, session_end
 from sessions_app.engine.dealer import TurnResult
+from sessions_app.engine.graph import (
+    ScopeStrip,
+    SessionTree,
+    TreeNode,
+    WorklineSummary,
+    message_fork,
+    scope_strip,
+    session_messages,
+    session_tree,
+    workline_activate,
+    workline_create,
+    workline_path,
+    worklines_index,
+)
+from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
 from sessions_app.engine.start import session_start
 from sessions_app.engine.state import session_state, thread_state
 from sessions_app.engine.turns import answer_submit, message_submit, session_continue
+from sessions_app.engine.words import TEXT_MAX
 
 __all__ = [
+    "TEXT_MAX",
+    "ScopeStrip",
+    "SessionTree",
+    "TreeNode",
     "TurnResult",
+    "WorklineSummary",
     "answer_submit",
     "last_thing_submit",
+    "message_fork",
     "message_submit",
+    "scope_strip",
     "session_continue",
     "session_end",
+    "session_messages",
     "session_start",
     "session_state",
+    "session_tree",
+    "spin_off_decide",
+    "spin_off_propose",
     "thread_state",
+    "workline_activate",
+    "workline_create",
+    "workline_path",
+    "worklines_index",
 ]

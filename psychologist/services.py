@@ -20,7 +20,7 @@ from psychologist.models import (
     HypothesisTarget,
 )
 from sessions_app.errors import ApplicationError
-from sessions_app.events import EventType, actor_label, event_append
+from sessions_app.events import EventType, event_append, event_by
 from sessions_app.models import AskSession, UserProfile
 
 if TYPE_CHECKING:
@@ -63,12 +63,11 @@ def analysis_reanalyse(*, session: AskSession, by: Any) -> AnalysisRequest:
     request = analysis_request(
         session=session, triggered_by=AnalysisRequest.TriggeredBy.MANUAL, by=by
     )
-    event_append(
+    event_by(
         session=session,
         type=EventType.PSYCHOLOGIST_REANALYSIS_REQUESTED,
         payload={"request": request.pk},
-        actor=actor_label(by),
-        actor_user=by,
+        by=by,
     )
     return request
 
@@ -303,12 +302,11 @@ def _hypothesis_decide(hypothesis: Hypothesis, *, by: Any, status: str) -> Hypot
             "E_HYPOTHESIS_DECIDED", "This hypothesis was already accepted or dismissed.", status=409
         )
     hypothesis.status, hypothesis.decided_by, hypothesis.decided_at = status, by, now
-    event_append(
+    event_by(
         session=hypothesis.session,
         type=f"psychologist.hypothesis_{status}",
         payload={"hypothesis": hypothesis.pk, "analysis": hypothesis.analysis_id},
-        actor=actor_label(by),
-        actor_user=by,
+        by=by,
     )
     return hypothesis
 
@@ -330,10 +328,9 @@ def _anamnesis_add(hypothesis: Hypothesis, *, by: Any) -> None:
         },
     ]
     profile.save(update_fields=["accepted_hypotheses", "updated_at"])
-    event_append(
+    event_by(
         session=hypothesis.session,
         type=EventType.PSYCHOLOGIST_HYPOTHESIS_ACCEPTED_FOR_ANAMNESIS,
         payload={"hypothesis": hypothesis.pk, "profile": profile.pk},
-        actor=actor_label(by),
-        actor_user=by,
+        by=by,
     )

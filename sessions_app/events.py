@@ -96,6 +96,15 @@ def event_append(
     return events_append(session=session, events=[spec])[0]
 
 
+def event_by(
+    *, session: AskSession, type: str, by: Any, payload: dict[str, Any] | None = None
+) -> SessionEvent:
+    """Append one event done by a person (or the system when `by` is None), labelled by role."""
+    return event_append(
+        session=session, type=type, payload=payload, actor=actor_label(by), actor_user=by
+    )
+
+
 def events_append(*, session: AskSession, events: list[EventSpec]) -> list[SessionEvent]:
     """Append events to the session's log; the only writer of `SessionEvent`.
 

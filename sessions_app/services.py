@@ -14,7 +14,7 @@ from django_q.tasks import async_task
 from sessions_app import redaction
 from sessions_app.engine.start import session_start
 from sessions_app.errors import ApplicationError
-from sessions_app.events import EventType, actor_label, event_append, session_length_check
+from sessions_app.events import EventType, event_append, event_by, session_length_check
 from sessions_app.models import (
     AgentKey,
     AgentOrigin,
@@ -115,12 +115,11 @@ def session_create(
             session.save(force_insert=True)
     except IntegrityError:
         raise _create_conflict(dify_conversation_id) from None
-    event_append(
+    event_by(
         session=session,
         type=EventType.SESSION_CREATED,
         payload={"session_type": session_type, "trigger_source": trigger_source},
-        actor=actor_label(actor),
-        actor_user=actor,
+        by=actor,
     )
     # Creating is starting (SPEC §9): the opening needs no model, so it commits with the row.
     return session_start(session=session, flow=flow)
@@ -216,12 +215,11 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
             session.save()
     except IntegrityError:  # the only unique column a PATCH can touch
         raise _create_conflict(changes.get("dify_conversation_id")) from None
-    event_append(
+    event_by(
         session=session,
         type=EventType.SESSION_UPDATED,
         payload={"fields": sorted(changes)},  # names only: values may be private text
-        actor=actor_label(actor),
-        actor_user=actor,
+        by=actor,
     )
     return session
 
@@ -284,11 +282,10 @@ def session_modality_update(
         attachment_count=attachment_count,
     )
     session.save()
-    event_append(
+    event_by(
         session=session,
         type=EventType.SESSION_MODALITY_UPDATED,
-        actor=actor_label(actor),
-        actor_user=actor,
+        by=actor,
     )
     return session
 
@@ -304,12 +301,11 @@ def session_delete(*, session: AskSession, actor: Any) -> None:
         session.status, session.ended_at = AskSession.Status.COMPLETED_PARTIAL, now
     session.is_deleted, session.deleted_at = True, now
     session.save()
-    event_append(
+    event_by(
         session=session,
         type=EventType.SESSION_DELETED,
         payload={"was_active": was_active},
-        actor=actor_label(actor),
-        actor_user=actor,
+        by=actor,
     )
     # Enqueued inside the transaction: the ORM broker commits or rolls back with the delete.
     async_task("sessions_app.tasks.session_anonymise", str(session.pk))

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from psychologist.llm.budget import estimate_tokens
 from sessions_app.errors import invalid
-from sessions_app.events import EventType, actor_label, event_append, session_length_check
+from sessions_app.events import EventType, event_by, session_length_check
 from sessions_app.models import (
     AskMessage,
     AskSession,
@@ -382,7 +382,7 @@ def message_fork(*, session: AskSession, from_message: AskMessage, by: Any = Non
     Workline.objects.filter(pk=workline.pk).update(head=from_message, updated_at=timezone.now())
     workline.head = from_message
     session.active_workline = workline
-    event_append(
+    event_by(
         session=locked,
         type=EventType.MESSAGE_FORKED,
         payload={
@@ -390,8 +390,7 @@ def message_fork(*, session: AskSession, from_message: AskMessage, by: Any = Non
             "from_message": from_message.pk,
             "previous_head": previous,
         },
-        actor=actor_label(by),
-        actor_user=by,
+        by=by,
     )
     return workline
 
@@ -407,12 +406,11 @@ def workline_create(
     if Workline.objects.filter(session=locked, name=name).exists():
         raise invalid(f"A workline named {name!r} already exists.", name="already exists")
     workline = Workline.objects.create(session=locked, name=name, status=Workline.Status.PARKED)
-    event_append(
+    event_by(
         session=locked,
         type=EventType.WORKLINE_CREATED,
         payload={"workline": workline.pk, "name": name},
-        actor=actor_label(by),
-        actor_user=by,
+        by=by,
     )
     if activate:
         _activate(locked, workline, by=by)
@@ -445,10 +443,9 @@ def _activate(locked: AskSession, workline: Workline, *, by: Any) -> None:
     previous = locked.active_workline_id
     AskSession.objects.filter(pk=locked.pk).update(active_workline=workline)
     locked.active_workline = workline
-    event_append(
+    event_by(
         session=locked,
         type=EventType.WORKLINE_ACTIVATED,
         payload={"workline": workline.pk, "previous": previous},
-        actor=actor_label(by),
-        actor_user=by,
+        by=by,
     )

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from sessions_app.engine.graph import _locked, workline_path
 from sessions_app.errors import invalid
-from sessions_app.events import EventType, actor_label, event_append
+from sessions_app.events import EventType, event_by
 from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline
 
 
@@ -77,7 +77,7 @@ def spin_off_propose(
         from_message=from_message,
         to_message=to_message,
     )
-    event_append(
+    event_by(
         session=locked,
         type=EventType.WORKLINE_SPIN_OFF_PROPOSED,
         payload={
@@ -85,8 +85,7 @@ def spin_off_propose(
             "source": source.pk,
             "range": [from_message.pk, to_message.pk],
         },
-        actor=actor_label(by),
-        actor_user=by,
+        by=by,
     )
     return proposal
 
@@ -177,7 +176,7 @@ def _record(
     moved: list[AskMessage] | None = None,
     reparented: dict[int, int | None] | None = None,
 ) -> None:
-    event_append(
+    event_by(
         session=session,
         type=EventType.WORKLINE_SPIN_OFF,
         payload={
@@ -189,6 +188,5 @@ def _record(
             "moved": [m.pk for m in moved or []],
             "reparented": {str(k): v for k, v in (reparented or {}).items()},
         },
-        actor=actor_label(by),
-        actor_user=by,
+        by=by,
     )

@@ -54,13 +54,28 @@ def error_body(code: str, detail: str, fields: Any = None) -> dict[str, Any]:
     return body
 
 
-def _validation_fields(exc: exceptions.APIException) -> Any:
+def _validation_fields(exc: exceptions.APIException) -> dict[str, list[str]]:
     if isinstance(exc, exceptions.ParseError):
         return {"body": [str(exc.detail)]}
-    detail = exc.detail
+    return _flat_fields(exc.detail, "non_field_errors")
+
+
+def _flat_fields(detail: Any, name: str) -> dict[str, list[str]]:
+    """DRF nests the errors of nested fields; clients get one level, `{"a.b": ["…"]}`, so that
+    every validation error parses the same way."""
     if isinstance(detail, dict):
-        return detail
-    return {"non_field_errors": detail if isinstance(detail, list) else [detail]}
+        prefix = "" if name == "non_field_errors" else f"{name}."
+        flat: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            flat |= _flat_fields(value, f"{prefix}{key}")
+        return flat
+    if isinstance(detail, list) and any(isinstance(item, dict | list) for item in detail):
+        flat = {}
+        for index, item in enumerate(detail):
+            flat |= _flat_fields(item, f"{name}.{index}") if item else {}
+        return flat
+    messages = detail if isinstance(detail, list) else [detail]
+    return {name: [str(message) for message in messages]}
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:

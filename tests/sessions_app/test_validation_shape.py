@@ -60,3 +60,13 @@ def test_the_openapi_document_gives_fields_as_lists_of_messages(api_as):
     fields = schema["components"]["schemas"]["ErrorOutput"]["properties"]["fields"]
     assert fields["type"] == "object"
     assert fields["additionalProperties"] == {"type": "array", "items": {"type": "string"}}
+
+
+def test_a_nested_fields_errors_come_flat_under_a_dotted_name(api_as, alice, live):
+    response = api_as(alice).patch(
+        url(live, "modality"),
+        {"modality_flags": {"text": True, "audio": False, "file": False, "extra": 1}},
+        format="json",
+    )
+    assert_validation_shape(response)
+    assert response.json()["fields"] == {"modality_flags.extra": ["Unknown field."]}

@@ -18,7 +18,7 @@ from sessions_app.jobs import lifecycle
 from sessions_app.models import AskSession, Notification, SessionEvent, UserProfile
 from tests import factories
 from tests.races import race
-from tests.sessions_app.lifecycle_support import idle_session
+from tests.sessions_app.lifecycle_support import frozen_clock, idle_session
 
 pytestmark = pytest.mark.django_db
 
@@ -30,10 +30,7 @@ PAIRS = [
 ]
 
 
-@pytest.fixture
-def clock():
-    with time_machine.travel(NOW, tick=False) as traveller:
-        yield traveller
+clock = frozen_clock(NOW)
 
 
 def closed_abnormally(session: AskSession) -> list[SessionEvent]:

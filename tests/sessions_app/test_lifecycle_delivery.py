@@ -16,16 +16,14 @@ from sessions_app.jobs import delivery
 from sessions_app.models import Notification
 from tests import factories
 from tests.races import race
+from tests.sessions_app.lifecycle_support import frozen_clock
 
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def clock():
-    with time_machine.travel(NOW, tick=False) as traveller:
-        yield traveller
+clock = frozen_clock(NOW)
 
 
 def test_due_notifications_are_marked_sent_once_and_future_ones_wait(

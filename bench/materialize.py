@@ -9,35 +9,15 @@ from __future__ import annotations
 
 from _django import bench_database, table
 
-
-def grow(session, n: int, prefix: str) -> None:
-    from sessions_app.engine import graph
-    from sessions_app.models import AskMessage, Workline
-
-    workline = graph.workline_ensure_main(session=session)
-    workline.refresh_from_db()
-    parent = workline.head
-    for i in range(n):
-        card = i % 2 == 0
-        parent = AskMessage.objects.create(
-            session=session,
-            workline=workline,
-            parent=parent,
-            role="narrator" if card else "client",
-            kind="question_card" if card else "answer",
-            text=f"{prefix} {'question' if card else 'answer'} {i // 2}: "
-            + (
-                "what did you notice about your evening and how you felt afterwards?"
-                if card
-                else (
-                    "I noticed I calmed down after a walk, though thoughts about work came "
-                    "back later in the evening. I kept replaying the meeting, what my manager "
-                    "said and how I answered, and I wondered whether the others saw it too."
-                )
-            ),
-        )
-    Workline.objects.filter(pk=workline.pk).update(head=parent)
-    session.refresh_from_db()
+# Texts as long as a real session's, so the token counts mean something.
+PADDING = {
+    "question": "what did you notice about your evening and how you felt afterwards?",
+    "answer": (
+        "I noticed I calmed down after a walk, though thoughts about work came "
+        "back later in the evening. I kept replaying the meeting, what my manager "
+        "said and how I answered, and I wondered whether the others saw it too."
+    ),
+}
 
 
 def naive_tokens(session) -> int:
@@ -55,17 +35,11 @@ def main() -> None:
 
     from sessions_app.engine import graph
     from tests import factories
+    from tests.sessions_app.graph_support import crowded_session, grow
 
     linear = factories.ActiveSessionFactory()
-    grow(linear, 20, "main")
-    crowded = factories.ActiveSessionFactory()
-    grow(crowded, 20, "main")
-    main_line = crowded.active_workline
-    for n in range(10):
-        graph.workline_create(session=crowded, name=f"side {n}")
-        grow(crowded, 20, f"side {n}")
-    graph.workline_activate(session=crowded, workline=main_line)
-    crowded.refresh_from_db()
+    grow(linear, 20, "main", **PADDING)
+    crowded = crowded_session(**PADDING)
 
     rows = []
     for name, session in (("linear, 20 messages", linear), ("20 active + 10×20 parked", crowded)):
@@ -89,7 +63,7 @@ def main() -> None:
     long = factories.ActiveSessionFactory()
     rows = []
     for turn in range(1, 101):
-        grow(long, 2, f"turn {turn}")
+        grow(long, 2, f"turn {turn}", **PADDING)
         result = graph.materialize(long)
         if turn in (10, 25, 50, 100):
             rows.append(

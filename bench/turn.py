@@ -85,18 +85,25 @@ def measured(call: Callable[[], Any]) -> tuple[float, int]:
     return elapsed, len(queries)
 
 
-def answer_costs(turns: int) -> dict[str, list[tuple[float, int]]]:
-    costs: dict[str, list[tuple[float, int]]] = {"next card": [], "batch-completing": []}
-    for _ in range(SAMPLES):
+def per_answer[T](
+    measure: Callable[[Callable[[], Any]], T], turns: int, samples: int
+) -> dict[str, list[T]]:
+    """`measure` of each kind of answer, on a fresh session at `turns`, `samples` times over."""
+    costs: dict[str, list[T]] = {"next card": [], "batch-completing": []}
+    for _ in range(samples):
         session = session_at(turns)
         first, second = open_two_cards(session)
         costs["next card"].append(
-            measured(lambda s=session, c=first: answer_submit(session=s, card_id=c, text="Yes."))
+            measure(lambda s=session, c=first: answer_submit(session=s, card_id=c, text="Yes."))
         )
         costs["batch-completing"].append(
-            measured(lambda s=session, c=second: answer_submit(session=s, card_id=c, text="No."))
+            measure(lambda s=session, c=second: answer_submit(session=s, card_id=c, text="No."))
         )
     return costs
+
+
+def answer_costs(turns: int) -> dict[str, list[tuple[float, int]]]:
+    return per_answer(measured, turns, SAMPLES)
 
 
 def wal_lsn() -> str:
@@ -114,16 +121,7 @@ def wal_bytes(call: Callable[[], Any]) -> int:
 
 
 def wal_costs(turns: int) -> dict[str, float]:
-    written: dict[str, list[int]] = {"next card": [], "batch-completing": []}
-    for _ in range(WAL_SAMPLES):
-        session = session_at(turns)
-        first, second = open_two_cards(session)
-        written["next card"].append(
-            wal_bytes(lambda s=session, c=first: answer_submit(session=s, card_id=c, text="Yes."))
-        )
-        written["batch-completing"].append(
-            wal_bytes(lambda s=session, c=second: answer_submit(session=s, card_id=c, text="No."))
-        )
+    written = per_answer(wal_bytes, turns, WAL_SAMPLES)
     return {kind: statistics.median(values) for kind, values in written.items()}
 
 

@@ -14,28 +14,18 @@ from sessions_app import services
 from sessions_app.engine.schemas import ANALYST_TOOL, NARRATOR_TOOL, SUMMARY_TOOL
 from sessions_app.engine.services import answer_submit, session_state
 from sessions_app.models import AskSession
+from tests.agent_outputs import analyst_output, narrator_output
 from tests.psychologist.conftest import fake_anthropic  # noqa: F401  (the fixture, reused)
 
 
 def analyst(**fields: Any) -> dict[str, Any]:
     """A scripted Analyst reply; defaults: two questions, stay in dialogue, nothing special."""
-    output = {
-        "questions": ["The user avoids a hard talk at work.", "The user feels tense at night."],
-        "observation": "Avoidance around work.",
-        "crisis_signal": False,
-        "suggested_insight": None,
-        "session_complete": False,
-        "mood_delta": "stable",
-        "state_after": "dialogue",
-        "slots_updated": {},
-    }
-    output.update(fields)
+    output = analyst_output(**fields)
     return {"agent": "analyst", "tool_calls": [{"name": ANALYST_TOOL, "input": output}]}
 
 
 def narrator(*texts: str, insight: str | None = None, closing: str | None = None) -> dict:
-    cards = [{"id": n, "text": text, "type": "open"} for n, text in enumerate(texts, 1)]
-    data = {"cards": cards, "insight": insight, "closing_line": closing}
+    data = narrator_output(*texts, insight=insight, closing=closing)
     return {"agent": "narrator", "tool_calls": [{"name": NARRATOR_TOOL, "input": data}]}
 
 

@@ -14,28 +14,17 @@ from sessions_app.engine.agents import REASKS
 from sessions_app.engine.schemas import ANALYST_TOOL, NARRATOR_TOOL
 from sessions_app.models import AskMessage
 from tests import fake_anthropic as fake
+from tests.agent_outputs import analyst_output, narrator_output
 from tests.engine.conftest import answer
 
 pytestmark = pytest.mark.django_db
 
-ANALYST = {
-    "questions": ["The user avoids a hard talk at work.", "The user sleeps badly."],
-    "observation": "Avoidance at work.",
-    "crisis_signal": False,
-    "suggested_insight": None,
-    "session_complete": False,
-    "mood_delta": "stable",
-    "state_after": "dialogue",
-    "slots_updated": {"topic": "work"},
-}
-NARRATOR = {
-    "cards": [
-        {"id": 1, "text": "Do you avoid a hard talk at work?", "type": "open"},
-        {"id": 2, "text": "How have you been sleeping?", "type": "open"},
-    ],
-    "insight": None,
-    "closing_line": None,
-}
+ANALYST = analyst_output(
+    questions=["The user avoids a hard talk at work.", "The user sleeps badly."],
+    observation="Avoidance at work.",
+    slots_updated={"topic": "work"},
+)
+NARRATOR = narrator_output("Do you avoid a hard talk at work?", "How have you been sleeping?")
 
 
 def test_the_analyst_call_is_a_forced_tool_use_with_the_stable_prefix_cached(

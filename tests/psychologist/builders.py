@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.test import TestCase
 from django.utils import timezone
 
 from psychologist.llm.types import LLMRequest, Message
@@ -94,6 +95,15 @@ def session_close(session: AskSession, *, reason: str | None = None) -> Analysis
             actor="engine",
         )
         return analysis_request(session=session)
+
+
+def session_analysed(*, user: Any, reason: str) -> AskSession:
+    """A session of `TIRED_ENDING` closed by `reason`, its analysis run by the offline engine
+    from the on-commit callback the close enqueued (run here, inside the test's transaction)."""
+    session = session_with_log(user=user, answers=TIRED_ENDING)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        session_close(session, reason=reason)
+    return session
 
 
 def event_ids(session: AskSession) -> list[int]:

@@ -10,7 +10,7 @@ from psychologist.llm.metering import record_call
 from psychologist.llm.types import Usage
 from psychologist.models import Analysis, ClinicalRule, ModelBinding
 from psychologist.selectors import clinical_rules_active
-from tests.psychologist.builders import TIRED_ENDING, session_close, session_with_log
+from tests.psychologist.builders import session_analysed
 
 pytestmark = pytest.mark.django_db
 
@@ -57,11 +57,8 @@ def test_llm_calls_are_read_only_in_admin(admin_client_logged_in: Client) -> Non
 
 
 @pytest.fixture
-def analysed_session(alice, django_capture_on_commit_callbacks):
-    session = session_with_log(user=alice, answers=TIRED_ENDING)
-    with django_capture_on_commit_callbacks(execute=True):
-        session_close(session, reason="error")
-    return session
+def analysed_session(alice):
+    return session_analysed(user=alice, reason="error")
 
 
 @pytest.mark.parametrize(

@@ -20,21 +20,17 @@ from psychologist.llm.types import (
 from psychologist.models import LLMCall, ModelBinding
 from sessions_app.engine.schemas import ANALYST_OUTPUT, ANALYST_TOOL
 from tests import fake_anthropic as fake
+from tests.agent_outputs import analyst_output
 from tests.fake_anthropic import FakeAnthropic
 from tests.psychologist.builders import agent_request
 
 pytestmark = pytest.mark.django_db
 
-VALID = {
-    "questions": ["The user avoids conflicts at work."],
-    "observation": "Avoidance at work.",
-    "crisis_signal": False,
-    "suggested_insight": None,
-    "session_complete": False,
-    "mood_delta": "stable",
-    "state_after": "dialogue",
-    "slots_updated": {"topic": "work"},
-}
+VALID = analyst_output(
+    questions=["The user avoids conflicts at work."],
+    observation="Avoidance at work.",
+    slots_updated={"topic": "work"},
+)
 CANARY = "CANARY-7f3a-private-words"
 
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from psychologist.models import Analysis, AnalysisRequest
 from tests import factories
-from tests.psychologist.builders import TIRED_ENDING, session_close, session_with_log
+from tests.psychologist.builders import session_analysed
 
 pytestmark = pytest.mark.django_db
 
@@ -31,12 +31,9 @@ def reanalyze_url(session) -> str:
 
 
 @pytest.fixture
-def analysed(alice, django_capture_on_commit_callbacks):
+def analysed(alice):
     """alice's session closed by a kill and analysed by the offline engine."""
-    session = session_with_log(user=alice, answers=TIRED_ENDING)
-    with django_capture_on_commit_callbacks(execute=True):
-        session_close(session, reason="killed")
-    return session
+    return session_analysed(user=alice, reason="killed")
 
 
 def test_a_counselor_lists_the_hypotheses_of_her_caseload_with_evidence_chips(

@@ -3,10 +3,9 @@ event; an accepted client hypothesis joins the anamnesis. QUALITY R3 on PostgreS
 
 from __future__ import annotations
 
-import threading
+from functools import partial
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -15,6 +14,7 @@ from psychologist.services import hypothesis_accept, hypothesis_dismiss
 from sessions_app.errors import ApplicationError
 from sessions_app.models import UserProfile
 from tests import factories
+from tests.races import race
 
 pytestmark = pytest.mark.django_db
 
@@ -102,27 +102,15 @@ def test_twenty_concurrent_accepts_and_dismisses_make_exactly_one_transition_and
 ):
     hypothesis = factories.HypothesisFactory(analysis__session__user=alice)
     verbs = ["accept", "dismiss"] * 10
-    results: list[tuple[str, int, str]] = []
-    lock = threading.Lock()
-    barrier = threading.Barrier(len(verbs))
 
-    def decide(verb: str) -> None:
+    def decide(verb: str) -> tuple[str, int, str]:
         client = APIClient()
         client.force_authenticate(bob)
         url = reverse(f"psychologist:hypothesis-{verb}", kwargs={"hypothesis_id": hypothesis.pk})
-        barrier.wait()
-        try:
-            response = client.post(url, format="json")
-            with lock:
-                results.append((verb, response.status_code, response.json().get("code", "")))
-        finally:
-            connection.close()
+        response = client.post(url, format="json")
+        return verb, response.status_code, response.json().get("code", "")
 
-    threads = [threading.Thread(target=decide, args=(verb,)) for verb in verbs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results, _ = race([partial(decide, verb) for verb in verbs])
 
     winners = [verb for verb, status, _ in results if status == 200]
     assert len(winners) == 1

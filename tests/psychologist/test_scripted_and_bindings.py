@@ -12,20 +12,12 @@ from psychologist.llm.service import complete
 from psychologist.llm.types import LLMError, LLMOutputInvalid
 from psychologist.models import LLMCall, ModelBinding
 from sessions_app.engine.schemas import ANALYST_TOOL
+from tests.agent_outputs import analyst_output
 from tests.psychologist.builders import agent_request
 
 pytestmark = pytest.mark.django_db
 
-VALID_ANALYST = {
-    "questions": ["The user avoids conflicts."],
-    "observation": "Scripted.",
-    "crisis_signal": False,
-    "suggested_insight": None,
-    "session_complete": False,
-    "mood_delta": "stable",
-    "state_after": "dialogue",
-    "slots_updated": {},
-}
+VALID_ANALYST = analyst_output(questions=["The user avoids conflicts."], observation="Scripted.")
 
 
 def recording(data: dict[str, Any], **extra: Any) -> dict[str, Any]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from datetime import datetime
 
+import pytest
+import time_machine
 from django.apps import apps
 from django.db import connection
 
@@ -12,6 +15,18 @@ from sessions_app.models import AskMessage, AskSession
 from tests import factories
 
 CARD, ANSWER = AskMessage.Kind.QUESTION_CARD, AskMessage.Kind.ANSWER
+
+
+def frozen_clock(at: datetime) -> Callable[[], Iterator[time_machine.Traveller]]:
+    """A `clock` fixture: time stands still at `at` until a test moves it with `clock.shift`.
+    A module names its moment once: `clock = frozen_clock(NOW)`."""
+
+    @pytest.fixture
+    def clock() -> Iterator[time_machine.Traveller]:
+        with time_machine.travel(at, tick=False) as traveller:
+            yield traveller
+
+    return clock
 
 
 def converse(session: AskSession, pairs: list[tuple[str, str]]) -> None:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import DatabaseError, connection, connections, transaction
+from django.db import DatabaseError, connection, transaction
 
 from sessions_app.errors import ApplicationError
 from sessions_app.events import event_append
 from sessions_app.models import AppendOnlyError, SessionEvent
 from sessions_app.realtime.push import session_group
 from tests import factories
+from tests.races import race
 
 
 @pytest.mark.django_db
@@ -109,24 +108,12 @@ def test_postgresql_lets_only_the_redaction_path_rewrite_a_payload():
 def test_concurrent_appends_to_one_session_get_distinct_gap_free_seqs():
     session = factories.AskSessionFactory()
     threads_count, per_thread = 8, 10
-    barrier = threading.Barrier(threads_count)
-    errors: list[BaseException] = []
 
     def append_many() -> None:
-        try:
-            barrier.wait()
-            for _ in range(per_thread):
-                event_append(session=session, type="answer.received")
-        except BaseException as exc:  # surfaced below; a thread must not swallow a failure
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        for _ in range(per_thread):
+            event_append(session=session, type="answer.received")
 
-    threads = [threading.Thread(target=append_many) for _ in range(threads_count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    _, errors = race([append_many] * threads_count)
 
     assert not errors
     seqs = list(SessionEvent.objects.filter(session=session).values_list("seq", flat=True))

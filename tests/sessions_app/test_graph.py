@@ -9,6 +9,7 @@ from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskMessage, SessionEvent, Workline
 from tests import factories
+from tests.sessions_app.graph_support import crowded_session, grow
 
 pytestmark = pytest.mark.django_db
 
@@ -172,38 +173,11 @@ def test_the_101st_message_is_refused_as_too_long(session):
     assert excinfo.value.code == "E_SESSION_TOO_LONG"
 
 
-def grow(session, n, prefix):
-    """n messages (card, answer, …) under the active head, written as rows: these tests measure
-    prompts over more messages than the per-session limit lets the append service write."""
-    workline = graph.workline_ensure_main(session=session)
-    workline.refresh_from_db()
-    parent = workline.head
-    for i in range(n):
-        is_card = i % 2 == 0
-        parent = factories.AskMessageFactory(
-            session=session,
-            workline=workline,
-            parent=parent,
-            role=AskMessage.Role.NARRATOR if is_card else AskMessage.Role.CLIENT,
-            kind=CARD if is_card else ANSWER,
-            text=f"{prefix} {'question' if is_card else 'answer'} {i // 2}",
-        )
-    Workline.objects.filter(pk=workline.pk).update(head=parent)
-    session.refresh_from_db()
-
-
 def test_parked_branches_cost_nothing_in_the_prompt():
     """QUALITY P2: 20 active messages + 10 parked worklines of 20 == a linear 20-message session."""
     linear = factories.ActiveSessionFactory()
     grow(linear, 20, "main")
-    busy = factories.ActiveSessionFactory()
-    grow(busy, 20, "main")
-    main = busy.active_workline
-    for n in range(10):
-        graph.workline_create(session=busy, name=f"side {n}")
-        grow(busy, 20, f"side {n}")
-    graph.workline_activate(session=busy, workline=main)
-    busy.refresh_from_db()
+    busy = crowded_session()
 
     plain, crowded = graph.materialize(linear), graph.materialize(busy)
     assert crowded.messages == plain.messages

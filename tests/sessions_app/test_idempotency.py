@@ -3,11 +3,10 @@ changes nothing — also when the retries race (PostgreSQL)."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import IntegrityError, connection
+from django.db import IntegrityError
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -16,6 +15,7 @@ from sessions_app.api import idempotency
 from sessions_app.api.base import ApiView
 from sessions_app.models import AskSession, IdempotencyRecord, Notification
 from tests import factories
+from tests.races import race
 from tests.sessions_app.test_access_matrix import walk
 
 LIST = reverse("sessions:session-list")
@@ -117,24 +117,13 @@ def test_every_post_endpoint_is_idempotent_or_says_why_not():
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_retries_with_one_key_create_one_session_and_all_get_its_response(alice):
-    results: list[tuple[int, dict]] = []
-    barrier = threading.Barrier(10)
-
-    def retry() -> None:
+    def retry() -> tuple[int, dict]:
         client = APIClient()
         client.force_authenticate(alice)
-        barrier.wait()
-        try:
-            response = client.post(LIST, {}, format="json", HTTP_IDEMPOTENCY_KEY="race")
-            results.append((response.status_code, response.json()))
-        finally:
-            connection.close()
+        response = client.post(LIST, {}, format="json", HTTP_IDEMPOTENCY_KEY="race")
+        return response.status_code, response.json()
 
-    threads = [threading.Thread(target=retry) for _ in range(10)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results, _ = race([retry] * 10)
     assert [status for status, _ in results] == [201] * 10
     assert len({body["_id"] for _, body in results}) == 1
     assert AskSession.objects.filter(user=alice).count() == 1

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import re
-import threading
 import zoneinfo
 from datetime import UTC, datetime, time, timedelta
 
 import pytest
 import time_machine
 from django.core.management import call_command
-from django.db import connections
 
 from psychologist.llm.identity import opaque_user_id
 from psychologist.llm.types import LLMUnavailable
@@ -19,7 +17,8 @@ from sessions_app.engine import agents
 from sessions_app.jobs import lifecycle
 from sessions_app.models import AskSession, Notification, SessionEvent, UserProfile
 from tests import factories
-from tests.sessions_app.lifecycle_support import idle_session
+from tests.races import race
+from tests.sessions_app.lifecycle_support import frozen_clock, idle_session
 
 pytestmark = pytest.mark.django_db
 
@@ -31,10 +30,7 @@ PAIRS = [
 ]
 
 
-@pytest.fixture
-def clock():
-    with time_machine.travel(NOW, tick=False) as traveller:
-        yield traveller
+clock = frozen_clock(NOW)
 
 
 def closed_abnormally(session: AskSession) -> list[SessionEvent]:
@@ -282,23 +278,7 @@ def test_two_concurrent_runs_close_each_abandoned_session_once():
             idle_session(factories.ClientFactory(), last_activity_at=NOW - timedelta(hours=h))
             for h in range(21, 27)
         ]
-        barrier = threading.Barrier(2)
-        reports, errors = [], []
-
-        def run() -> None:
-            try:
-                barrier.wait()
-                reports.append(lifecycle.sessions_abandoned_close())
-            except BaseException as exc:  # surfaced below
-                errors.append(exc)
-            finally:
-                connections.close_all()
-
-        threads = [threading.Thread(target=run) for _ in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        reports, errors = race([lifecycle.sessions_abandoned_close] * 2)
 
     assert errors == []
     assert sum(report.counts["closed"] for report in reports) == len(sessions)

@@ -3,7 +3,6 @@ to the user's websocket group after commit, and emailed when that is switched on
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -11,22 +10,20 @@ import time_machine
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core import mail
-from django.db import connections
 from django.urls import reverse
 
 from sessions_app.jobs import delivery
 from sessions_app.models import Notification
 from tests import factories
+from tests.races import race
+from tests.sessions_app.lifecycle_support import frozen_clock
 
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def clock():
-    with time_machine.travel(NOW, tick=False) as traveller:
-        yield traveller
+clock = frozen_clock(NOW)
 
 
 def test_due_notifications_are_marked_sent_once_and_future_ones_wait(
@@ -131,24 +128,8 @@ def test_two_concurrent_delivery_runs_deliver_each_notification_exactly_once(set
         factories.NotificationFactory(user=users[n % 5], scheduled_for=NOW - timedelta(seconds=n))
         for n in range(450)  # more than two batches, so the runs interleave batch by batch
     ]
-    barrier = threading.Barrier(2)
-    reports, errors = [], []
-
-    def run() -> None:
-        try:
-            barrier.wait()
-            reports.append(delivery.notifications_deliver())
-        except BaseException as exc:  # surfaced below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
     with time_machine.travel(NOW, tick=False):
-        threads = [threading.Thread(target=run) for _ in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        reports, errors = race([delivery.notifications_deliver] * 2)
 
     assert errors == []
     assert sum(report.counts["delivered"] for report in reports) == len(notifications)

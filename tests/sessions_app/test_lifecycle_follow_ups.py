@@ -5,21 +5,18 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-import time_machine
 
 from sessions_app.jobs import outreach
 from sessions_app.models import AskSession, Notification
 from tests import factories
+from tests.sessions_app.lifecycle_support import frozen_clock
 
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def clock():
-    with time_machine.travel(NOW, tick=False) as traveller:
-        yield traveller
+clock = frozen_clock(NOW)
 
 
 def follow_ups(user=None) -> list[Notification]:

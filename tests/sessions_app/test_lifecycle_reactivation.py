@@ -7,11 +7,11 @@ import zoneinfo
 from datetime import UTC, datetime, time
 
 import pytest
-import time_machine
 
 from sessions_app.jobs import outreach
 from sessions_app.models import Notification, UserProfile
 from tests import factories
+from tests.sessions_app.lifecycle_support import frozen_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -24,10 +24,7 @@ def berlin(month: int, day: int, hour: int, minute: int = 0) -> datetime:
     return datetime(2026, month, day, hour, minute, tzinfo=BERLIN)
 
 
-@pytest.fixture
-def clock():
-    with time_machine.travel(JOINED, tick=False) as traveller:
-        yield traveller
+clock = frozen_clock(JOINED)
 
 
 @pytest.fixture

@@ -7,11 +7,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-import time_machine
 
 from sessions_app.jobs import lifecycle
 from sessions_app.models import AskSession
 from tests import factories
+from tests.sessions_app.lifecycle_support import frozen_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -19,10 +19,7 @@ NOW = datetime(2026, 9, 30, 3, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
 
 
-@pytest.fixture
-def clock():
-    with time_machine.travel(NOW, tick=False) as traveller:
-        yield traveller
+clock = frozen_clock(NOW)
 
 
 def aged(user, age: timedelta, **fields) -> AskSession:

@@ -4,6 +4,7 @@ plug into the same pieces."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.utils.dateparse import parse_datetime
@@ -21,6 +22,8 @@ from rest_framework.views import APIView
 
 from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.idempotency import HEADER, KEY_PATTERN, idempotent, idempotent_staged
+
+logger = logging.getLogger(__name__)
 
 
 class ApiView(APIView):
@@ -115,11 +118,25 @@ class TokenScheme(OpenApiAuthenticationExtension):
         )
 
 
-class LoginThrottle(throttling.AnonRateThrottle):
+class FailOpen:
+    """A throttle whose cache (Redis) is down lets the request through and logs the failure by
+    type: a throttle must never cost a client its answer, nor a crisis its escalation (R10)."""
+
+    scope: str
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        try:
+            return super().allow_request(request, view)  # type: ignore[misc]
+        except Exception as exc:  # any cache backend's connection error
+            logger.warning("throttle.unavailable scope=%s error=%s", self.scope, type(exc).__name__)
+            return True
+
+
+class LoginThrottle(FailOpen, throttling.AnonRateThrottle):
     scope = "login"
 
 
-class WriteThrottle(throttling.UserRateThrottle):
+class WriteThrottle(FailOpen, throttling.UserRateThrottle):
     """Per user, only on unsafe methods: reads stay unthrottled."""
 
     scope = "write"
@@ -130,7 +147,7 @@ class WriteThrottle(throttling.UserRateThrottle):
         return super().allow_request(request, view)
 
 
-class ExportThrottle(throttling.UserRateThrottle):
+class ExportThrottle(FailOpen, throttling.UserRateThrottle):
     scope = "export"
 
 

@@ -71,13 +71,13 @@ def _send(group: str, message: dict[str, Any]) -> None:
         return
     try:
         async_to_sync(layer.group_send)(group, message)
-    except Exception:  # the layer is best-effort by design; the database is the truth
+    except Exception as exc:  # the layer is best-effort by design; the database is the truth
         logger.warning(
-            "push failed group=%s type=%s seq=%s",
+            "push failed group=%s type=%s seq=%s error=%s",
             group.split(".")[0],
             message.get("event_type"),
             message.get("seq"),
-            exc_info=True,
+            type(exc).__name__,
         )
 
 
@@ -265,7 +265,11 @@ def publish_notification(*, user_id: object, notification_id: int, kind: str) ->
     message = {"type": "notification.new", "notification_id": notification_id, "kind": kind}
     try:
         async_to_sync(layer.group_send)(user_group(user_id), message)
-    except Exception:  # the inbox row is the delivery; the push only saves a poll
-        logger.warning("notification push failed notification=%s", notification_id, exc_info=True)
+    except Exception as exc:  # the inbox row is the delivery; the push only saves a poll
+        logger.warning(
+            "notification push failed notification=%s error=%s",
+            notification_id,
+            type(exc).__name__,
+        )
         return False
     return True

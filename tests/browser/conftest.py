@@ -8,19 +8,13 @@ use `transactional_db` so that what they write is committed and visible to the s
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
+
+from tests.server import ARTIFACTS, daphne, database_url
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -33,8 +27,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "tests" / "artifacts"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -48,68 +40,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _database_url() -> str:
-    settings = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{settings['NAME']}"
-    user = settings["USER"]
-    password = f":{settings['PASSWORD']}" if settings["PASSWORD"] else ""
-    port = settings["PORT"] or 5432
-    return f"postgres://{user}{password}@{settings['HOST']}:{port}/{settings['NAME']}"
-
-
-def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"daphne exited early:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url + "/login/", timeout=2):
-                return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.2)
-    raise RuntimeError(f"daphne did not come up:\n{log.read_text()[-3000:]}")
-
-
 @pytest.fixture(scope="session")
 def asgi_server(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     """Base URL of daphne serving the project on the test database."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    port = _free_port()
     with django_db_blocker.unblock():
-        database_url = _database_url()
-    env = {
-        **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
-        "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": database_url,
-    }
-    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-    log = ARTIFACTS / "daphne.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [*command, "tests.browser.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_up(url, server, log)
+        db_url = database_url()
+    with daphne(db_url=db_url, log_name="daphne.log") as url:
         yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 @pytest.fixture(scope="module")

@@ -33,12 +33,15 @@ class SessionAction(StrEnum):
     # Answering, free text, End/Continue, one last thing: the client's own moves. In the API
     # only the owner makes them; on the pages only the counselor playing a sandbox session.
     PLAY = "play the client of"
+    # Raising or lowering the risk level by hand (SPEC §3: never silently, never by a client).
+    RISK = "change the risk level of"
 
 
 _ACTION_ROLES: dict[SessionAction, frozenset[Role]] = {
     SessionAction.UPDATE: frozenset({Role.CLIENT, Role.COUNSELOR, Role.OPS, Role.SERVICE}),
     SessionAction.MODALITY: frozenset({Role.CLIENT, Role.SERVICE}),
     SessionAction.DELETE: frozenset({Role.CLIENT, Role.OPS}),
+    SessionAction.RISK: frozenset({Role.COUNSELOR, Role.OPS}),
     SessionAction.GRAPH: frozenset({Role.CLIENT, Role.COUNSELOR, Role.SERVICE}),
     SessionAction.ANALYSE: frozenset({Role.COUNSELOR, Role.OPS}),
     SessionAction.CONTINUE_FROM: frozenset({Role.CLIENT, Role.OPS}),

@@ -52,6 +52,7 @@ class EventType(models.TextChoices):
     # safety and people
     RISK_ESCALATED = "risk.escalated"
     RISK_UNASSESSED = "risk.unassessed"
+    RISK_CHANGED = "risk.changed"
     HANDOFF_CREATED = "handoff.created"
     # the graph
     MESSAGE_FORKED = "message.forked"

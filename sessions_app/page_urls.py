@@ -21,6 +21,7 @@ urlpatterns = [
         views.session_workline_activate,
         name="session-workline-activate",
     ),
+    path("sessions/<uuid:session_id>/risk/", views.session_risk, name="session-risk"),
     path("sandbox/", views.sandbox_home, name="sandbox"),
     path("sandbox/start/", views.sandbox_start, name="sandbox-start"),
     path("sandbox/<uuid:session_id>/answer/", views.sandbox_answer, name="sandbox-answer"),

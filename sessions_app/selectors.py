@@ -238,6 +238,8 @@ class SessionPage:
     llm_calls: list[LLMCall]
     llm_totals: dict[str, int]
     sandbox: SandboxSession | None
+    # Every hand change of the risk level, oldest first: who, when, from what, to what, why.
+    risk_changes: list[dict[str, Any]]
 
 
 def blocked_by_message(events: list[Any]) -> dict[int, list[dict[str, Any]]]:
@@ -276,6 +278,23 @@ def llm_calls(session: AskSession) -> tuple[list[LLMCall], dict[str, int]]:
     return calls, totals
 
 
+def risk_changes(session: AskSession) -> list[dict[str, Any]]:
+    """Every hand change of the risk level, oldest first (staff only: the reason is P3)."""
+    changes = session.events.filter(type=EventType.RISK_CHANGED).select_related("actor_user")
+    return [
+        {
+            "at": event.created_at,
+            "previous": event.payload.get("previous"),
+            "level": event.payload.get("level"),
+            "reason": event.payload.get("reason", ""),
+            "by": (event.actor_user.get_full_name() or event.actor_user.get_username())
+            if event.actor_user
+            else event.actor,
+        }
+        for event in changes.order_by("seq")
+    ]
+
+
 def session_page(session: AskSession) -> SessionPage:
     """Every projection the session page shows, read at one moment."""
     workline = session.active_workline
@@ -303,6 +322,7 @@ def session_page(session: AskSession) -> SessionPage:
         llm_calls=calls,
         llm_totals=totals,
         sandbox=sandbox_of(session),
+        risk_changes=risk_changes(session),
     )
 
 

@@ -12,8 +12,9 @@ from django.utils import timezone
 from django_q.tasks import async_task
 
 from sessions_app import redaction
+from sessions_app.engine.crisis import risk_now
 from sessions_app.engine.start import session_start
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, invalid
 from sessions_app.events import EventType, event_append, event_by, session_length_check
 from sessions_app.models import (
     AgentKey,
@@ -198,6 +199,12 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
         session_length_check(
             session=session, adding=changes["message_count"] - session.message_count
         )
+    risk_before = risk_now(session)
+    if changes.get("final_risk_level", risk_before) < risk_before:
+        raise invalid(
+            "Lowering the risk needs a written reason: POST …/risk with level and reason.",
+            final_risk_level="lowering needs a reason (POST /risk)",
+        )
     for name in set(changes) - _RULED_FIELDS:
         setattr(session, _PATCH_ATTRS.get(name, name), changes[name])
     _agent_change_apply(session, changes)
@@ -221,6 +228,13 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
         payload={"fields": sorted(changes)},  # names only: values may be private text
         by=actor,
     )
+    if risk_now(session) != risk_before:
+        event_by(
+            session=session,
+            type=EventType.RISK_CHANGED,
+            payload={"previous": risk_before, "level": risk_now(session), "reason": ""},
+            by=actor,
+        )
     return session
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from sessions_app.api import graph as api_graph
+from sessions_app.api import risk as api_risk
 from sessions_app.api import sessions as api
 from sessions_app.api import turns as api_turns
 
@@ -70,6 +71,11 @@ urlpatterns = [
         "ask/sessions/<uuid:session_id>/last-thing",
         api_turns.SessionLastThingApi.as_view(),
         name="session-last-thing",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/risk",
+        api_risk.SessionRiskApi.as_view(),
+        name="session-risk",
     ),
     path("ask/export", api.ExportApi.as_view(), name="export"),
     path("notifications", api.NotificationListApi.as_view(), name="notification-list"),

@@ -25,7 +25,7 @@ from sessions_app.access import (
 from sessions_app.engine import services as engine
 from sessions_app.errors import ApplicationError
 from sessions_app.forms import SandboxStartForm
-from sessions_app.models import AskMessage, AskSession, Workline
+from sessions_app.models import AskMessage, AskSession, RiskLevel, Workline
 from sessions_app.realtime import push as realtime
 from sessions_app.roles import Role, role_of
 
@@ -84,6 +84,9 @@ def _session_context(request: HttpRequest, session: AskSession) -> dict[str, Any
         and not session.is_deleted,
         "may_play": session_may(request.user, session, SessionAction.PLAY)
         and not session.is_deleted,
+        "may_change_risk": session_may(request.user, session, SessionAction.RISK)
+        and not session.is_deleted,
+        "risk_levels": RiskLevel.choices,
     }
 
 
@@ -124,6 +127,25 @@ def session_continue_from(request: HttpRequest, session_id: Any) -> HttpResponse
         raise Http404("No such message in this session.")
     try:
         engine.message_fork(session=session, from_message=message, by=request.user)
+    except ApplicationError as exc:
+        return _engine_error(request, session, exc)
+    return _canvas(request, session)
+
+
+@require_POST
+@staff_page
+def session_risk(request: HttpRequest, session_id: Any) -> HttpResponse:
+    """Raise or lower the risk level by hand; lowering needs a reason (SPEC §3)."""
+    session = _session(request.user, session_id, write=True)
+    if not session_may(request.user, session, SessionAction.RISK):
+        raise PermissionDenied("Your role may not change the risk level.")
+    try:
+        engine.risk_level_set(
+            session=session,
+            level=request.POST.get("level", ""),
+            reason=request.POST.get("reason", ""),
+            by=request.user,
+        )
     except ApplicationError as exc:
         return _engine_error(request, session, exc)
     return _canvas(request, session)

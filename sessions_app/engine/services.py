@@ -14,11 +14,15 @@ The turn loop (SPEC §3)
 The session graph (SPEC §5)
     message_fork, workline_create, workline_activate, spin_off_propose, spin_off_decide
     session_tree, worklines_index, scope_strip, session_messages, workline_path   (reads)
+
+Safety (SPEC §3)
+    risk_level_set(*, session, level, reason, by) -> AskSession   (a person, with a reason)
 """
 
 from __future__ import annotations
 
 from sessions_app.engine.closing import last_thing_submit, session_end
+from sessions_app.engine.crisis import risk_now
 from sessions_app.engine.dealer import TurnResult
 from sessions_app.engine.graph import (
     ScopeStrip,
@@ -34,6 +38,7 @@ from sessions_app.engine.graph import (
     workline_path,
     worklines_index,
 )
+from sessions_app.engine.risk import risk_level_set
 from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
 from sessions_app.engine.start import session_start
 from sessions_app.engine.state import session_state, thread_state
@@ -51,6 +56,8 @@ __all__ = [
     "last_thing_submit",
     "message_fork",
     "message_submit",
+    "risk_level_set",
+    "risk_now",
     "scope_strip",
     "session_continue",
     "session_end",

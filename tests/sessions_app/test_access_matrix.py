@@ -150,6 +150,16 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         )
         for name in ("answers", "messages", "continue", "end", "last-thing")
     },
+    # Risk by hand (SPEC §3): counselors who may read the session, and ops; never a client.
+    ("sessions:session-risk", "POST"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=200,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=200,
+        service=403,
+        anonymous=401,
+    ),
     ("sessions:notification-list", "GET"): everyone(200),
     ("sessions:notification-read", "POST"): row(
         owner=200,
@@ -390,6 +400,10 @@ REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
     ("sessions:session-end", "POST"): turn_request(lambda s: {}),
     ("sessions:session-last-thing", "POST"): turn_request(_at_last_thing),
     ("sessions:session-state", "GET"): session_kwargs,
+    ("sessions:session-risk", "POST"): lambda w, r, v: (
+        session_kwargs(w, r, v)[0],
+        {"level": "L4", "reason": "Checked with the client by phone."},
+    ),
     ("sessions:session-list", "POST"): create_request,
     ("sessions:session-detail", "GET"): session_kwargs,
     ("sessions:session-detail", "PATCH"): lambda w, r, v: (
@@ -480,6 +494,16 @@ HTML_TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         service=403,
         anonymous=302,
     ),
+    # The risk form: counselors who may read the session, and ops (302 back to the page).
+    ("pages:session-risk", "POST"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=302,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=302,
+        service=403,
+        anonymous=302,
+    ),
     # Switching a workline steers the session like continue-from: ops only (302 back to it).
     ("pages:session-workline-activate", "POST"): row(
         owner=403,
@@ -562,6 +586,10 @@ HTML_REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
     ("pages:session", "GET"): session_kwargs,
     ("pages:session-continue-from", "POST"): continue_from_request,
     ("pages:session-workline-activate", "POST"): workline_activate_request,
+    ("pages:session-risk", "POST"): lambda w, r, v: (
+        session_kwargs(w, r, v)[0],
+        {"level": "L4", "reason": "Checked."},
+    ),
     ("pages:sandbox-start", "POST"): sandbox_start_request,
     **{
         (f"pages:sandbox-{move}", "POST"): lambda w, r, v: (session_kwargs(w, r, v)[0], {})

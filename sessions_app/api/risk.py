@@ -1,0 +1,61 @@
+"""`POST /api/ask/sessions/{id}/risk`: a counselor or ops changes the risk level by hand; lowering
+it needs a written reason, and the log keeps who, when, from what and why (SPEC §3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from sessions_app.access import SessionAction, role_require, session_for
+from sessions_app.api.base import ApiView, WriteThrottle, validated
+from sessions_app.api.serializers import StrictSerializer
+from sessions_app.api.sessions import _SESSION_ID, errors
+from sessions_app.engine import services as engine
+from sessions_app.engine.risk import REASON_MAX
+from sessions_app.models import RiskLevel
+
+
+class RiskInput(StrictSerializer):
+    level = serializers.ChoiceField(choices=RiskLevel.choices)
+    reason = serializers.CharField(max_length=REASON_MAX, required=False, allow_blank=True)
+
+
+class RiskOutput(serializers.Serializer):
+    previous = serializers.ChoiceField(choices=RiskLevel.choices)
+    level = serializers.ChoiceField(choices=RiskLevel.choices)
+    reason = serializers.CharField()
+
+
+class SessionRiskApi(ApiView):
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        operation_id="ask_sessions_risk",
+        parameters=[_SESSION_ID],
+        request=RiskInput,
+        responses={
+            200: RiskOutput,
+            **errors(
+                s400="E_VALIDATION (no reason for a lower level, the same level, below the "
+                "level the session began at)",
+                s403="E_FORBIDDEN (clients and services; a crisis session not yours)",
+                s404="E_NOT_FOUND",
+            ),
+        },
+        description="Raise or lower the risk level. Lowering needs a reason; the event "
+        "`risk.changed` records the old and new level, who and why.",
+    )
+    def post(self, request: Request, session_id: Any) -> Response:
+        role_require(request.user, SessionAction.RISK)
+        session = session_for(request.user, session_id, write=True)
+        data = validated(RiskInput(data=request.data))
+        previous = engine.risk_now(session)
+        engine.risk_level_set(
+            session=session, level=data["level"], reason=data.get("reason", ""), by=request.user
+        )
+        body = {"previous": previous, "level": data["level"], "reason": data.get("reason", "")}
+        return Response(RiskOutput(body).data)

@@ -23,7 +23,7 @@ from sessions_app.engine.services import (
     thread_state,
 )
 from sessions_app.errors import ApplicationError
-from sessions_app.models import AskMessage, AskSession, SessionEvent
+from sessions_app.models import AskMessage, AskSession
 from sessions_app.privacy import CLIENT_MAX_PRIVACY
 from sessions_app.realtime.push import event_view
 from tests import factories
@@ -56,7 +56,8 @@ def in_crisis(session: AskSession, bind: Any) -> AskSession:
         answer(session, "Work stress")
     answer(session, CRISIS_WORDS)  # the net decides: no model is asked
     session.refresh_from_db()
-    assert session.is_crisis and session.alerted_at is not None
+    assert session.is_crisis
+    assert session.alerted_at is not None
     return session
 
 
@@ -162,9 +163,7 @@ def test_the_crisis_queue_holds_only_live_unheld_sessions_and_names_them_neutral
 # --- take over: a person speaks, the engine is silent ---------------------------------------------
 
 
-def test_while_a_counselor_speaks_no_agent_is_called_and_no_card_is_dealt(
-    session, bind, erin
-):
+def test_while_a_counselor_speaks_no_agent_is_called_and_no_card_is_dealt(session, bind, erin):
     session = taken_over(in_crisis(session, bind), erin)
     before = counts(session)
 
@@ -242,7 +241,7 @@ def test_a_crisis_phrase_while_a_counselor_speaks_raises_the_risk_but_deals_no_c
     assert escalated.payload["notified"] == 0  # the counselor is already there
 
 
-# --- hand back -------------------------------------------------------------------------------------
+# --- hand back -----------------------------------------------------------------------------------
 
 
 def test_hand_back_resumes_the_ai_where_it_stood_with_the_human_part_as_the_recap(
@@ -277,7 +276,7 @@ def test_hand_back_resumes_the_ai_where_it_stood_with_the_human_part_as_the_reca
     assert event_types(session)[-4:-2] == ["counselor.handed_back", "analyst.responded"]
 
 
-# --- steer -----------------------------------------------------------------------------------------
+# --- steer ---------------------------------------------------------------------------------------
 
 STEER = "Canary-steer-7731: explore her sister as a support."
 
@@ -310,10 +309,11 @@ def test_a_steer_note_reaches_the_analysts_next_prompt_and_never_a_client_payloa
         json.dumps(list(AskMessage.objects.filter(session=session).values("text", "payload"))),
         client.get(f"/api/ask/sessions/{session.pk}/tree").content.decode(),
         client.get(f"/api/ask/sessions/{session.pk}/state").content.decode(),
-        client.post("/api/ask/export", {"password": "pw-for-tests-1"}, format="json")
-        .content.decode(),
+        client.post(
+            "/api/ask/export", {"password": "pw-for-tests-1"}, format="json"
+        ).content.decode(),
         json.dumps(
-            [event_view(e, CLIENT_MAX_PRIVACY) for e in SessionEvent.objects.filter(session=session)],
+            [event_view(e, CLIENT_MAX_PRIVACY) for e in session.events.all()],
             cls=DjangoJSONEncoder,
         ),
     ]
@@ -324,7 +324,7 @@ def test_a_steer_note_reaches_the_analysts_next_prompt_and_never_a_client_payloa
     )
 
 
-# --- neutral titles ----------------------------------------------------------------------------------
+# --- neutral titles ------------------------------------------------------------------------------
 
 
 def test_the_automatic_title_is_a_neutral_label_never_the_clients_words(session, bind):

@@ -150,6 +150,27 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         )
         for name in ("answers", "messages", "continue", "end", "last-thing")
     },
+    # The counselor's workspace (issue 14): counselors who may read the session (here: its
+    # caseload counselor; alerted counselors in test_api_workspace.py) and ops; the row's
+    # request makes the acting counselor the holder first where the move needs one.
+    **{
+        (f"sessions:session-{name}", "POST"): row(
+            owner=403,
+            other_client=404,
+            caseload_counselor=status,
+            other_counselor=STRANGER_COUNSELOR,
+            ops=status,
+            service=403,
+            anonymous=401,
+        )
+        for name, status in (
+            ("claim", 200),
+            ("take-over", 200),
+            ("counselor-messages", 201),
+            ("hand-back", 200),
+            ("steer", 201),
+        )
+    },
     ("sessions:notification-list", "GET"): everyone(200),
     ("sessions:notification-read", "POST"): row(
         owner=200,
@@ -366,6 +387,24 @@ def _at_last_thing(session: Any) -> dict[str, Any]:
     return {"finish": True}
 
 
+def workspace_request(stage: str) -> Callable[[World, str, str], Request]:
+    """A live, started session; for staff, held (and taken over) by the acting user as far as
+    the move needs."""
+
+    def build(world: World, role: str, variant: str) -> Request:
+        from sessions_app.engine import handoff
+
+        session = started(world, variant)
+        user = world.users[role]
+        if role in ("caseload_counselor", "ops") and stage in ("held", "speaking"):
+            handoff.session_claim(session=session, counselor=user)
+            if stage == "speaking":
+                handoff.session_take_over(session=session, counselor=user)
+        return {"session_id": session.pk}, {"text": "I'm here with you."}
+
+    return build
+
+
 def hypothesis_request(world: World, role: str, variant: str) -> Request:
     hypothesis = factories.HypothesisFactory(analysis__session=world.sessions[variant])
     return {"hypothesis_id": hypothesis.pk}, {}
@@ -390,6 +429,17 @@ REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
     ("sessions:session-end", "POST"): turn_request(lambda s: {}),
     ("sessions:session-last-thing", "POST"): turn_request(_at_last_thing),
     ("sessions:session-state", "GET"): session_kwargs,
+    ("sessions:session-claim", "POST"): lambda w, r, v: (workspace_request("live")(w, r, v)[0], {}),
+    ("sessions:session-take-over", "POST"): lambda w, r, v: (
+        workspace_request("held")(w, r, v)[0],
+        {},
+    ),
+    ("sessions:session-counselor-messages", "POST"): workspace_request("speaking"),
+    ("sessions:session-hand-back", "POST"): lambda w, r, v: (
+        workspace_request("speaking")(w, r, v)[0],
+        {},
+    ),
+    ("sessions:session-steer", "POST"): workspace_request("live"),
     ("sessions:session-list", "POST"): create_request,
     ("sessions:session-detail", "GET"): session_kwargs,
     ("sessions:session-detail", "PATCH"): lambda w, r, v: (

@@ -540,6 +540,20 @@ HTML_TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         service=403,
         anonymous=302,
     ),
+    # The counselor's workspace (issue 14): staff who may read (or, to claim, were alerted
+    # about) the session; each move sends them back to the session page.
+    **{
+        (f"pages:session-{move}", "POST"): row(
+            owner=403,
+            other_client=403,
+            caseload_counselor=302,
+            other_counselor=STRANGER_COUNSELOR,
+            ops=302,
+            service=403,
+            anonymous=302,
+        )
+        for move in ("claim", "take-over", "counselor-message", "hand-back", "steer")
+    },
     # The sandbox is for counselors and ops; starting sends them to the new test session.
     ("pages:sandbox", "GET"): row(
         owner=403,
@@ -613,6 +627,11 @@ HTML_REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
     ("pages:session-continue-from", "POST"): continue_from_request,
     ("pages:session-workline-activate", "POST"): workline_activate_request,
     ("pages:sandbox-start", "POST"): sandbox_start_request,
+    ("pages:session-claim", "POST"): workspace_request("live"),
+    ("pages:session-take-over", "POST"): workspace_request("held"),
+    ("pages:session-counselor-message", "POST"): workspace_request("speaking"),
+    ("pages:session-hand-back", "POST"): workspace_request("speaking"),
+    ("pages:session-steer", "POST"): workspace_request("live"),
     **{
         (f"pages:sandbox-{move}", "POST"): lambda w, r, v: (session_kwargs(w, r, v)[0], {})
         for move in ("answer", "message", "continue", "end", "last-thing")

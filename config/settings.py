@@ -181,6 +181,9 @@ PSYCHOLOGIST_MAX_ATTEMPTS = env_int("PSYCHOLOGIST_MAX_ATTEMPTS", 3, minimum=1)
 # --- Background jobs and the data lifecycle (SPEC §7) ---------------------------------------
 # An active session idle this long is closed as abandoned (completed_partial).
 SESSION_ABANDON_AFTER = timedelta(hours=env_int("SESSION_ABANDON_AFTER_HOURS", 20, minimum=1))
+# A crisis alert nobody claimed after this many minutes escalates to ops; after twice that, to
+# every counselor on duty (SPEC §3, QUALITY C2).
+CRISIS_ESCALATION_AFTER = timedelta(minutes=env_int("CRISIS_ESCALATION_MINUTES", 5, minimum=1))
 # After this many scheduled sessions missed in a row a client gets one reactivation message.
 REACTIVATION_AFTER_MISSED = env_int("REACTIVATION_AFTER_MISSED", 3, minimum=1)
 # A session started this close to a scheduled slot (either side) counts as keeping it.

@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Q
 
 from sessions_app.errors import ApplicationError
-from sessions_app.models import AskSession, CaseloadAssignment, SandboxSession
+from sessions_app.models import AskSession, CaseloadAssignment, Notification, SandboxSession
 from sessions_app.privacy import CLIENT_MAX_PRIVACY, STAFF_MAX_PRIVACY, Privacy
 from sessions_app.roles import Role, role_of
 
@@ -35,6 +35,11 @@ class SessionAction(StrEnum):
     PLAY = "play the client of"
     # Raising or lowering the risk level by hand (SPEC §3: never silently, never by a client).
     RISK = "change the risk level of"
+    # The counselor's workspace (SPEC §9): claim (alerted, caseload), take over / write / hand
+    # back (the holder only, checked by the service), steer (anyone on staff who may read it).
+    CLAIM = "claim"
+    TAKE_OVER = "take over"
+    STEER = "steer"
 
 
 _ACTION_ROLES: dict[SessionAction, frozenset[Role]] = {
@@ -46,6 +51,9 @@ _ACTION_ROLES: dict[SessionAction, frozenset[Role]] = {
     SessionAction.ANALYSE: frozenset({Role.COUNSELOR, Role.OPS}),
     SessionAction.CONTINUE_FROM: frozenset({Role.CLIENT, Role.OPS}),
     SessionAction.PLAY: frozenset({Role.CLIENT}),
+    SessionAction.CLAIM: frozenset({Role.COUNSELOR, Role.OPS}),
+    SessionAction.TAKE_OVER: frozenset({Role.COUNSELOR, Role.OPS}),
+    SessionAction.STEER: frozenset({Role.COUNSELOR, Role.OPS}),
 }
 
 # What the counselor who started a sandbox session may do to it beyond reading: it plays the
@@ -76,6 +84,50 @@ def _counselor_scope(user: Any) -> Q:
     # A subquery rather than a join: no duplicate rows, and the list stays one query.
     caseload = CaseloadAssignment.objects.filter(counselor=user).values("client_id")
     return Q(user_id__in=caseload) | Q(handoff_counselor=user) | Q(sandbox__counselor=user)
+
+
+def _alerted_sessions(user: Any) -> Any:
+    return Notification.objects.filter(
+        user=user, kind=Notification.Kind.CRISIS_ALERT, session__isnull=False
+    ).values("session_id")
+
+
+def sessions_alertable_to(user: Any) -> Any:
+    """What the crisis queue and the live alerts may name to `user`: the sessions it may read
+    plus, for a counselor, those it was alerted about — which it may claim but not open until it
+    has (SPEC §1). Names and words stay behind `session_for`."""
+    sessions = sessions_visible_to(user)
+    if role_of(user) is Role.COUNSELOR:
+        alerted = AskSession.objects.filter(pk__in=_alerted_sessions(user), is_deleted=False)
+        sessions = sessions | alerted
+    return sessions
+
+
+def session_alerted_for(user: Any, session_id: Any) -> AskSession | None:
+    """The session if `user` is a counselor alerted about it, else None."""
+    if role_of(user) is not Role.COUNSELOR:
+        return None
+    try:
+        pk = uuid.UUID(str(session_id))
+    except ValueError:
+        return None
+    return (
+        AskSession.objects.select_related("user")
+        .filter(pk=pk, is_deleted=False, pk__in=_alerted_sessions(user))
+        .first()
+    )
+
+
+def session_for_claim(user: Any, session_id: Any) -> AskSession:
+    """The session if `user` may claim it: a counselor alerted about it, or one who may already
+    read it (caseload, handoff), or ops. Otherwise as `session_for`: 404, or 403 E_FORBIDDEN for
+    a crisis session outside the counselor's caseload, or 403 for a role that never claims."""
+    alerted = session_alerted_for(user, session_id)
+    if alerted is not None:
+        return alerted
+    session = session_for(user, session_id, write=True)
+    session_require(user, session, SessionAction.CLAIM)
+    return session
 
 
 def sessions_visible_to(user: Any, *, include_deleted: bool = False) -> Any:

@@ -53,7 +53,13 @@ class EventType(models.TextChoices):
     RISK_ESCALATED = "risk.escalated"
     RISK_UNASSESSED = "risk.unassessed"
     RISK_CHANGED = "risk.changed"
-    HANDOFF_CREATED = "handoff.created"
+    HANDOFF_CREATED = "handoff.created"  # a claim: {handoff_reason, counselor_id, seconds_to_claim}
+    ALERT_ESCALATED = "alert.escalated"  # an unclaimed alert went to ops, then to all on duty
+    # the counselor's workspace (a person speaks while the AI pauses)
+    COUNSELOR_TOOK_OVER = "counselor.took_over"
+    COUNSELOR_MESSAGE = "counselor.message"
+    COUNSELOR_HANDED_BACK = "counselor.handed_back"
+    STEER_NOTED = "steer.noted"  # counselor guidance for the Analyst; never shown to the client
     # the graph
     MESSAGE_FORKED = "message.forked"
     WORKLINE_CREATED = "workline.created"

@@ -22,6 +22,20 @@ urlpatterns = [
         name="session-workline-activate",
     ),
     path("sessions/<uuid:session_id>/risk/", views.session_risk, name="session-risk"),
+    # The counselor's workspace (issue 14).
+    path("sessions/<uuid:session_id>/claim/", views.session_claim, name="session-claim"),
+    path(
+        "sessions/<uuid:session_id>/take-over/", views.session_take_over, name="session-take-over"
+    ),
+    path(
+        "sessions/<uuid:session_id>/counselor-message/",
+        views.session_counselor_message,
+        name="session-counselor-message",
+    ),
+    path(
+        "sessions/<uuid:session_id>/hand-back/", views.session_hand_back, name="session-hand-back"
+    ),
+    path("sessions/<uuid:session_id>/steer/", views.session_steer, name="session-steer"),
     path("sandbox/", views.sandbox_home, name="sandbox"),
     path("sandbox/start/", views.sandbox_start, name="sandbox-start"),
     path("sandbox/<uuid:session_id>/answer/", views.sandbox_answer, name="sandbox-answer"),

@@ -88,11 +88,16 @@ CLIENT_EVENT_PREFIXES: tuple[str, ...] = (
 P3_PAYLOAD_KEYS: frozenset[str] = P3_FIELDS | frozenset(
     {"level", "risk_level", "crisis_signal", "handoff_reason", "counselor_id", "pending_guard"}
 )
+# A person joining, speaking and leaving is the client's own conversation; the claim behind it
+# (`handoff.created`) and a counselor's steer notes for the Analyst are not.
+CLIENT_EVENT_TYPES: frozenset[str] = frozenset(
+    {"counselor.took_over", "counselor.message", "counselor.handed_back"}
+)
 REDACTED_EVENT_TYPE = "redacted"
 
 
 def client_may_see_event(event_type: str) -> bool:
-    return event_type.startswith(CLIENT_EVENT_PREFIXES)
+    return event_type.startswith(CLIENT_EVENT_PREFIXES) or event_type in CLIENT_EVENT_TYPES
 
 
 def scrub_p3(value: object) -> object:

@@ -7,11 +7,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.contrib.auth import get_user_model
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
 from django.utils import timezone
 
 from psychologist.llm.models import LLMCall
-from sessions_app.access import sandbox_of, sessions_visible_to
+from sessions_app.access import sandbox_of, sessions_alertable_to, sessions_visible_to
 from sessions_app.engine import services as graph
 from sessions_app.engine.services import (
     session_messages,
@@ -19,6 +20,7 @@ from sessions_app.engine.services import (
     thread_state,
     workline_path,
 )
+from sessions_app.engine.titles import session_label
 from sessions_app.errors import ApplicationError
 from sessions_app.events import EventType
 from sessions_app.models import (
@@ -32,6 +34,7 @@ from sessions_app.models import (
 )
 from sessions_app.privacy import STAFF_MAX_PRIVACY
 from sessions_app.realtime.push import event_view
+from sessions_app.roles import Role, role_of
 
 # Filters over a P3 column; only callers allowed to read P3 may use them (else E_VALIDATION).
 RISK_FILTERS = ("initial_risk_level", "final_risk_level")
@@ -116,15 +119,27 @@ CRISIS_LEVELS = (RiskLevel.L3, RiskLevel.L4)
 HOME_LIST_LIMIT = 50
 
 
-def crisis_queue(*, user: Any) -> QuerySet[AskSession]:
-    """Sessions at L3/L4 that no counselor has claimed, among those `user` may open."""
+def crisis_queue(*, user: Any) -> list[AskSession]:
+    """Active sessions at L3/L4 that nobody holds, among those `user` may open or was alerted
+    about; the longest-waiting alert first. Each row carries `may_open` (the caller may read it,
+    so the client's name may be shown) and `label` (a neutral title, never the client's words).
+    """
     at_risk = Q(initial_risk_level__in=CRISIS_LEVELS) | Q(final_risk_level__in=CRISIS_LEVELS)
-    return (
-        sessions_visible_to(user)
-        .filter(at_risk, handoff_counselor__isnull=True)
+    if role_of(user) is Role.COUNSELOR:
+        caseload = CaseloadAssignment.objects.filter(counselor=user, client=OuterRef("user"))
+        may_open: Any = Exists(caseload)
+    else:
+        may_open = Value(True)
+    rows = list(
+        sessions_alertable_to(user)
+        .filter(at_risk, status=AskSession.Status.ACTIVE, handoff_counselor__isnull=True)
         .select_related("user")
-        .order_by("-created_at", "-id")[:HOME_LIST_LIMIT]
+        .annotate(may_open=may_open)
+        .order_by(F("alerted_at").asc(nulls_last=True), "created_at", "id")[:HOME_LIST_LIMIT]
     )
+    for session in rows:
+        session.label = session_label(session)
+    return rows
 
 
 def follow_ups_due(*, user: Any, now: datetime | None = None) -> QuerySet[AskSession]:
@@ -136,22 +151,44 @@ def follow_ups_due(*, user: Any, now: datetime | None = None) -> QuerySet[AskSes
     )
 
 
-def caseload(*, counselor: Any) -> QuerySet[CaseloadAssignment]:
-    """The counselor's clients, each annotated with its latest session (one query)."""
+def caseload(*, counselor: Any) -> list[CaseloadAssignment]:
+    """The counselor's clients, each with its latest session: its neutral label, status, risk
+    and when (one query)."""
     latest = AskSession.objects.filter(user=OuterRef("client"), is_deleted=False).order_by(
         "-created_at", "-id"
     )
-    return (
+    fields = (
+        "pk",
+        "session_title",
+        "session_type",
+        "cbt_focus",
+        "locale",
+        "status",
+        "created_at",
+        "last_activity_at",
+        "initial_risk_level",
+        "final_risk_level",
+    )
+    rows = list(
         CaseloadAssignment.objects.filter(counselor=counselor)
         .select_related("client")
-        .annotate(
-            latest_id=Subquery(latest.values("pk")[:1]),
-            latest_title=Subquery(latest.values("session_title")[:1]),
-            latest_status=Subquery(latest.values("status")[:1]),
-            latest_activity=Subquery(latest.values("last_activity_at")[:1]),
-        )
+        .annotate(**{f"latest_{name}": Subquery(latest.values(name)[:1]) for name in fields})
         .order_by("client__username")
     )
+    for row in rows:
+        row.latest_id = row.latest_pk
+        row.latest_activity = row.latest_last_activity_at
+        row.latest_risk = row.latest_final_risk_level or row.latest_initial_risk_level
+        row.latest_label = ""
+        if row.latest_pk is not None:
+            shape = AskSession(
+                session_title=row.latest_session_title,
+                session_type=row.latest_session_type,
+                cbt_focus=row.latest_cbt_focus,
+                created_at=row.latest_created_at,
+            )
+            row.latest_label = session_label(shape)
+    return rows
 
 
 def active_sessions(*, user: Any) -> QuerySet[AskSession]:
@@ -240,6 +277,9 @@ class SessionPage:
     sandbox: SandboxSession | None
     # Every hand change of the risk level, oldest first: who, when, from what, to what, why.
     risk_changes: list[dict[str, Any]]
+    # The counselor's workspace: the alert chain, who holds the session, steer notes.
+    chain: list[dict[str, Any]] = field(default_factory=list)
+    steers: list[dict[str, Any]] = field(default_factory=list)
 
 
 def blocked_by_message(events: list[Any]) -> dict[int, list[dict[str, Any]]]:
@@ -278,20 +318,49 @@ def llm_calls(session: AskSession) -> tuple[list[LLMCall], dict[str, int]]:
     return calls, totals
 
 
-def risk_changes(session: AskSession) -> list[dict[str, Any]]:
+# The alert's story on the session page: alerted → escalated → claimed by whom, when → who spoke.
+CHAIN_EVENTS = (
+    EventType.RISK_ESCALATED,
+    EventType.ALERT_ESCALATED,
+    EventType.HANDOFF_CREATED,
+    EventType.COUNSELOR_TOOK_OVER,
+    EventType.COUNSELOR_HANDED_BACK,
+)
+
+
+def _names(events: list[Any]) -> dict[int, str]:
+    ids = {e.actor_user_id for e in events if e.actor_user_id}
+    ids |= {e.payload.get("counselor_id") for e in events if e.payload.get("counselor_id")}
+    users = get_user_model().objects.filter(pk__in=ids).only("first_name", "username")
+    return {u.pk: u.first_name or u.username for u in users}
+
+
+def alert_chain(events: list[Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(chain, steer notes) from the session's events, oldest first, with people's names."""
+    wanted = [e for e in events if e.type in (*CHAIN_EVENTS, EventType.STEER_NOTED)]
+    names = _names(wanted) if wanted else {}
+    chain, steers = [], []
+    for event in wanted:
+        who = names.get(event.payload.get("counselor_id") or event.actor_user_id or 0, "")
+        item = {"id": event.pk, "type": event.type, "at": event.created_at, "who": who}
+        item |= {"payload": event.payload}
+        (steers if event.type == EventType.STEER_NOTED else chain).append(item)
+    return chain, steers
+
+
+def risk_changes(events: list[Any]) -> list[dict[str, Any]]:
     """Every hand change of the risk level, oldest first (staff only: the reason is P3)."""
-    changes = session.events.filter(type=EventType.RISK_CHANGED).select_related("actor_user")
+    changes = [e for e in events if e.type == EventType.RISK_CHANGED]
+    names = _names(changes) if changes else {}
     return [
         {
             "at": event.created_at,
             "previous": event.payload.get("previous"),
             "level": event.payload.get("level"),
             "reason": event.payload.get("reason", ""),
-            "by": (event.actor_user.get_full_name() or event.actor_user.get_username())
-            if event.actor_user
-            else event.actor,
+            "by": names.get(event.actor_user_id or 0, event.actor),
         }
-        for event in changes.order_by("seq")
+        for event in changes
     ]
 
 
@@ -303,6 +372,7 @@ def session_page(session: AskSession) -> SessionPage:
     worklines = graph.worklines_index(session)
     events = list(session.events.order_by("seq"))
     calls, totals = llm_calls(session)
+    chain, steers = alert_chain(events)
     return SessionPage(
         session=session,
         timeline=timeline,
@@ -322,7 +392,9 @@ def session_page(session: AskSession) -> SessionPage:
         llm_calls=calls,
         llm_totals=totals,
         sandbox=sandbox_of(session),
-        risk_changes=risk_changes(session),
+        risk_changes=risk_changes(events),
+        chain=chain,
+        steers=steers,
     )
 
 

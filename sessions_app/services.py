@@ -207,6 +207,9 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
         )
     for name in set(changes) - _RULED_FIELDS:
         setattr(session, _PATCH_ATTRS.get(name, name), changes[name])
+    if "session_title" in changes:
+        # Named by a person now: automatic neutral titles leave it alone (an empty one resets).
+        session.title_by_client = bool(changes["session_title"])
     _agent_change_apply(session, changes)
     if "counselor_handoff" in changes:
         _handoff_apply(session, changes["counselor_handoff"])

@@ -7,7 +7,7 @@ task's result: counts only, never content.
 from __future__ import annotations
 
 from sessions_app import services
-from sessions_app.jobs import delivery, lifecycle, outreach, vault
+from sessions_app.jobs import delivery, escalation, lifecycle, outreach, vault
 
 
 def session_anonymise(session_id: str) -> None:
@@ -24,6 +24,10 @@ def notifications_deliver() -> str:
 
 def follow_ups_notify() -> str:
     return outreach.follow_ups_notify().summary
+
+
+def alerts_escalate() -> str:
+    return escalation.alerts_escalate().summary
 
 
 def reactivations_send() -> str:

@@ -134,7 +134,27 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Давай составим небольшой план на ближайшие часы: к кому ты можешь обратиться и "
         "что сделаешь, чтобы быть в безопасности?",
     },
+    # The counselor's workspace: who joined the conversation when a person took it over.
+    "counselor_default_name": {"en": "Your counselor", "ru": "Ваш консультант"},
+    # Neutral session titles (never the client's own words): kind · theme · date.
+    "title_general": {"en": "Reflection", "ru": "Рефлексия"},
+    "title_cbt_guided": {"en": "CBT session", "ru": "КПТ-сессия"},
+    "title_follow_up": {"en": "Follow-up", "ru": "Повторная встреча"},
+    "title_crisis_intervention": {"en": "Support session", "ru": "Сессия поддержки"},
+    "focus_cognitive_restructuring": {"en": "thoughts", "ru": "мысли"},
+    "focus_behavioral_activation": {"en": "activity", "ru": "активность"},
+    "focus_emotion_regulation": {"en": "emotions", "ru": "эмоции"},
+    "focus_problem_solving": {"en": "problem solving", "ru": "решение задач"},
 }
+
+MONTHS: dict[str, tuple[str, ...]] = {
+    "en": (
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ),
+    "ru": (
+        "янв", "фев", "мар", "апр", "мая", "июн", "июл", "авг", "сен", "окт", "ноя", "дек",
+    ),
+}  # fmt: skip
 
 # Slots the engine may ask for itself with a card when a guard waits on them (and the answer
 # fills the slot); slots not listed here are set by code (`counselor_notified`) or by a model.
@@ -149,6 +169,11 @@ def text(key: str, locale: str, **values: Any) -> str:
     variants = TEXTS[key]
     template = variants.get(lang_of(locale), variants["en"])
     return template.format(**values) if values else template
+
+
+def date_label(moment: Any, locale: str) -> str:
+    """`14 May 2025` / `14 мая 2025`: a date a client reads in a title, in its own language."""
+    return f"{moment.day} {MONTHS[lang_of(locale)][moment.month - 1]} {moment.year}"
 
 
 def weekday_name(iso_weekday: int, locale: str) -> str:

@@ -6,6 +6,7 @@ from sessions_app.api import graph as api_graph
 from sessions_app.api import risk as api_risk
 from sessions_app.api import sessions as api
 from sessions_app.api import turns as api_turns
+from sessions_app.api import workspace as api_workspace
 
 app_name = "sessions"
 
@@ -76,6 +77,32 @@ urlpatterns = [
         "ask/sessions/<uuid:session_id>/risk",
         api_risk.SessionRiskApi.as_view(),
         name="session-risk",
+    ),
+    # The counselor's workspace (issue 14).
+    path(
+        "ask/sessions/<uuid:session_id>/claim",
+        api_workspace.SessionClaimApi.as_view(),
+        name="session-claim",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/take-over",
+        api_workspace.SessionTakeOverApi.as_view(),
+        name="session-take-over",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/counselor-messages",
+        api_workspace.CounselorMessageApi.as_view(),
+        name="session-counselor-messages",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/hand-back",
+        api_workspace.SessionHandBackApi.as_view(),
+        name="session-hand-back",
+    ),
+    path(
+        "ask/sessions/<uuid:session_id>/steer",
+        api_workspace.SessionSteerApi.as_view(),
+        name="session-steer",
     ),
     path("ask/export", api.ExportApi.as_view(), name="export"),
     path("notifications", api.NotificationListApi.as_view(), name="notification-list"),

@@ -12,16 +12,22 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import reswap, retarget
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from sessions_app import sandbox, selectors
 from sessions_app.access import (
     SessionAction,
     pages_allowed,
+    session_alerted_for,
+    session_allows,
     session_for,
+    session_for_claim,
     session_may,
 )
+from sessions_app.engine import handoff, titles
 from sessions_app.engine import services as engine
 from sessions_app.errors import ApplicationError
 from sessions_app.forms import SandboxStartForm
@@ -32,6 +38,7 @@ from sessions_app.roles import Role, role_of
 HOME = "sessions_app/home.html"
 SESSION = "sessions_app/session_detail.html"
 SANDBOX = "sessions_app/sandbox.html"
+CLAIM = "sessions_app/claim.html"
 
 
 def staff_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -49,8 +56,16 @@ def staff_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     return wrapped
 
 
-def _session(user: Any, session_id: Any, *, write: bool = False) -> AskSession:
+def _session(
+    user: Any,
+    session_id: Any,
+    *,
+    write: bool = False,
+    find: Callable[..., AskSession] | None = None,
+) -> AskSession:
     try:
+        if find is not None:
+            return find(user, session_id)
         return session_for(user, session_id, write=write)
     except ApplicationError as exc:
         if exc.status == 403:
@@ -63,9 +78,11 @@ def _session(user: Any, session_id: Any, *, write: bool = False) -> AskSession:
 def home(request: HttpRequest) -> HttpResponse:
     user = request.user
     role = role_of(user)
+    today = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
     context = {
         "queue": selectors.crisis_queue(user=user),
         "follow_ups": selectors.follow_ups_due(user=user),
+        "today": today,
         "caseload": selectors.caseload(counselor=user) if role is Role.COUNSELOR else None,
         "active": selectors.active_sessions(user=user) if role is Role.OPS else None,
         "alerts": realtime.receives_crisis_alerts(user),
@@ -87,6 +104,25 @@ def _session_context(request: HttpRequest, session: AskSession) -> dict[str, Any
         "may_change_risk": session_may(request.user, session, SessionAction.RISK)
         and not session.is_deleted,
         "risk_levels": RiskLevel.choices,
+        **_workspace_context(request.user, session),
+    }
+
+
+def _workspace_context(user: Any, session: AskSession) -> dict[str, Any]:
+    """What the workspace panel offers this reader: claim, take over / write / hand back (the
+    holder), steer (staff, on a live session)."""
+    live = session.is_active and not session.is_deleted
+    staff = session_allows(user, SessionAction.CLAIM)
+    holder = session.handoff_counselor_id == user.pk
+    return {
+        "holder_name": handoff.person_name(session.handoff_counselor)
+        if session.handoff_counselor_id
+        else "",
+        "may_claim": live and staff and session.handoff_counselor_id is None,
+        "is_holder": holder,
+        "may_take_over": live and holder and not session.counselor_speaking,
+        "may_write": live and holder and session.counselor_speaking,
+        "may_steer": live and session_allows(user, SessionAction.STEER),
     }
 
 
@@ -110,7 +146,15 @@ def _engine_error(request: HttpRequest, session: AskSession, exc: ApplicationErr
 @require_GET
 @staff_page
 def session_detail(request: HttpRequest, session_id: Any) -> HttpResponse:
-    session = _session(request.user, session_id)
+    alerted = session_alerted_for(request.user, session_id)
+    try:
+        session = _session(request.user, session_id)
+    except PermissionDenied:
+        if alerted is None:
+            raise
+        # Alerted about a crisis it does not hold: still 403 (SPEC §1), with the Claim button.
+        context = {"alerted": alerted, "label": titles.session_label(alerted)}
+        return render(request, CLAIM, context, status=403)
     context = _session_context(request, session)
     return render(request, f"{SESSION}#canvas" if request.htmx else SESSION, context)
 
@@ -165,6 +209,89 @@ def session_workline_activate(
         raise Http404("No such workline in this session.")
     try:
         engine.workline_activate(session=session, workline=workline, by=request.user)
+    except ApplicationError as exc:
+        return _engine_error(request, session, exc)
+    return _canvas(request, session)
+
+
+# --- the counselor's workspace (issue 14) -------------------------------------------------------
+
+
+def _workspace_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
+    if not request.htmx:
+        messages.error(request, f"{exc.code}: {exc.detail}")
+        return redirect(request.headers.get("Referer") or "pages:home")
+    response = render(request, f"{SESSION}#flash", {"error": exc}, status=exc.status)
+    return reswap(retarget(response, "#flash"), "innerHTML")
+
+
+@require_POST
+@staff_page
+def session_claim(request: HttpRequest, session_id: Any) -> HttpResponse:
+    """Claim from the alert, the queue row or the session page; then the session page."""
+    session = _session(request.user, session_id, find=session_for_claim)
+    try:
+        handoff.session_claim(session=session, counselor=request.user)
+    except ApplicationError as exc:
+        return _workspace_error(request, exc)
+    target = reverse("pages:session", kwargs={"session_id": session.pk})
+    return HttpResponseClientRedirect(target) if request.htmx else redirect(target)
+
+
+def _holder_move(
+    request: HttpRequest, session_id: Any, act: Callable[[AskSession], object]
+) -> HttpResponse:
+    session = _session(request.user, session_id, write=True)
+    if not session_allows(request.user, SessionAction.TAKE_OVER):
+        raise PermissionDenied("Only counselors and ops speak with clients.")
+    try:
+        act(session)
+    except ApplicationError as exc:
+        return _engine_error(request, session, exc)
+    return _canvas(request, session)
+
+
+@require_POST
+@staff_page
+def session_take_over(request: HttpRequest, session_id: Any) -> HttpResponse:
+    return _holder_move(
+        request,
+        session_id,
+        lambda s: handoff.session_take_over(session=s, counselor=request.user),
+    )
+
+
+@require_POST
+@staff_page
+def session_counselor_message(request: HttpRequest, session_id: Any) -> HttpResponse:
+    text = request.POST.get("text", "")
+    return _holder_move(
+        request,
+        session_id,
+        lambda s: handoff.counselor_message_send(session=s, counselor=request.user, text=text),
+    )
+
+
+@require_POST
+@staff_page
+def session_hand_back(request: HttpRequest, session_id: Any) -> HttpResponse:
+    return _holder_move(
+        request,
+        session_id,
+        lambda s: handoff.session_hand_back(session=s, counselor=request.user),
+    )
+
+
+@require_POST
+@staff_page
+def session_steer(request: HttpRequest, session_id: Any) -> HttpResponse:
+    session = _session(request.user, session_id, write=True)
+    if not session_allows(request.user, SessionAction.STEER):
+        raise PermissionDenied("Only counselors and ops steer the Analyst.")
+    try:
+        handoff.steer_note_add(
+            session=session, counselor=request.user, text=request.POST.get("text")
+        )
     except ApplicationError as exc:
         return _engine_error(request, session, exc)
     return _canvas(request, session)

@@ -61,6 +61,17 @@ class NoticeOutput(serializers.Serializer):
     items = serializers.ListField(child=serializers.CharField(), help_text="Hooks or resources.")
 
 
+class CounselorOutput(serializers.Serializer):
+    name = serializers.CharField()
+    since = serializers.DateTimeField()
+
+
+class CounselorLineOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    text = serializers.CharField()
+    createdAt = serializers.DateTimeField()
+
+
 class StateOutput(serializers.Serializer):
     """The one document a client needs to render or resume a session."""
 
@@ -76,6 +87,12 @@ class StateOutput(serializers.Serializer):
         help_text='Which engine drives the dialogue: "offline" (the rule-based offline '
         'engine), "anthropic" or "scripted".'
     )
+    counselor = CounselorOutput(
+        allow_null=True,
+        help_text="A person has joined: while set, no card comes; what the client writes with "
+        "POST messages goes to them.",
+    )
+    counselor_messages = CounselorLineOutput(many=True, help_text="What counselors wrote.")
 
 
 class AnswerInput(StrictSerializer):
@@ -107,7 +124,7 @@ _TURN_ERRORS = errors(
     s400="E_VALIDATION (not the current card, closed session, empty or oversized text)",
     s403="E_FORBIDDEN (only the session's client acts)",
     s404="E_NOT_FOUND",
-    s409="E_SESSION_TOO_LONG",
+    s409="E_SESSION_TOO_LONG, E_COUNSELOR_SPEAKING (continue/end while a counselor speaks)",
 )
 
 

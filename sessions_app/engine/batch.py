@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from sessions_app import texts
-from sessions_app.engine import agents, crisis, prompts
+from sessions_app.engine import agents, crisis, human, prompts
 from sessions_app.engine.dealer import (
     CLOSING_RESERVE,
     COMPLETION,
@@ -68,6 +68,9 @@ class Pending:
     since_id: int
     fatigue: bool = False
     meta: bool = False
+    # A counselor handed the conversation back: the batch is the human part, from the
+    # counselor's joining marker to its leaving marker.
+    human: bool = False
 
 
 @dataclass
@@ -83,7 +86,7 @@ class Inputs:
 
 def _inputs(session: AskSession, pending: Pending) -> Inputs:
     chain = batch_messages(session, pending.since_id)
-    pairs = answered_pairs(chain)
+    pairs = human.human_recap(chain) if pending.human else answered_pairs(chain)
     first = chain[0] if chain else None
     asked = list(first.payload.get("asked") or []) if first and first.kind == "analysis" else []
     flow = flow_get(session.current_intent_code)
@@ -105,6 +108,7 @@ def _inputs(session: AskSession, pending: Pending) -> Inputs:
         },
         "client_seems_tired": pending.fatigue,
         "client_asks_about_the_system": pending.meta,
+        **human.guidance_facts(session, handed_back=pending.human),
     }
     context = {
         "locale": session.locale,
@@ -171,7 +175,10 @@ def _batch_persist(
 ) -> TurnResult:
     locked = session_locked(session_id)
     head = head_of(locked)
-    if locked.status != AskSession.Status.ACTIVE or head is None or head.pk != pending.answer_id:
+    moved_on = head is None or head.pk != pending.answer_id
+    # A counselor who took over while the agents were thinking speaks now: the late reply is
+    # dropped, and no card is dealt under a person.
+    if locked.status != AskSession.Status.ACTIVE or moved_on or locked.counselor_speaking:
         return TurnResult(locked, current_card(locked), failure="superseded")
     turn = Turn(locked)
     if output is None:

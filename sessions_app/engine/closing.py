@@ -33,6 +33,7 @@ from sessions_app.engine.dealer import (
 )
 from sessions_app.engine.flows import SCHEDULER_FLOW, flow_get, pending_guard
 from sessions_app.engine.graph import session_messages, workline_path
+from sessions_app.engine.handoff import counselor_speaking_refuse
 from sessions_app.engine.hygiene import client_text
 from sessions_app.engine.scheduler import next_session_date, scheduler_resume
 from sessions_app.engine.start import last_sessions
@@ -65,6 +66,7 @@ def session_end(*, session: AskSession) -> TurnResult:
 def _closing_begin(session_id: Any) -> AskSession:
     locked = session_locked(session_id)
     require_active(locked)
+    counselor_speaking_refuse(locked)  # the summary and the closing line are agents' work
     card = current_card(locked)
     if card and card["kind"] in (LAST_THING, SCHEDULER) and locked.phase == "closing":
         raise invalid("The session is already closing.", session="closing")

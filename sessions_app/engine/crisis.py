@@ -13,10 +13,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from sessions_app import texts
 from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card
 from sessions_app.engine.flows import CRISIS_FLOW, flow_get
+from sessions_app.engine.titles import session_title_neutral
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession, Notification, RiskLevel, SandboxSession
 from sessions_app.roles import Role
@@ -97,9 +99,13 @@ def _enter_crisis_flow(turn: Turn) -> None:
     )
 
 
-def crisis_escalate(turn: Turn, *, source: str) -> None:
+def crisis_escalate(turn: Turn, *, source: str, counselor_present: bool = False) -> None:
     """Raise the risk, switch to the crisis flow, alert, and put the resources in front of the
-    client. `source`: "keyword" (the net), "analyst" (crisis_signal) or "both"."""
+    client. `source`: "keyword" (the net), "analyst" (crisis_signal) or "both".
+
+    With `counselor_present` (a person holds the conversation) the risk and the flow are raised
+    and recorded all the same, but nobody else is paged and no card is dealt: the counselor
+    answers, and the resources stay in the state document's notice."""
     session = turn.session
     repeated = session.current_intent_code == CRISIS_FLOW or session.intervention_triggered
     level = RiskLevel.L4 if repeated or source == "both" else RiskLevel.L3
@@ -109,17 +115,22 @@ def crisis_escalate(turn: Turn, *, source: str) -> None:
         session_type=AskSession.SessionType.CRISIS_INTERVENTION,
         ready_to_close=False,
     )
+    if not session.title_by_client:
+        turn.set(session_title=session_title_neutral(session))
+    if session.alerted_at is None and not counselor_present:
+        turn.set(alerted_at=timezone.now())  # the escalation clock starts (jobs/escalation.py)
     if session.phase in (AskSession.Phase.CLOSING, AskSession.Phase.INTRO):
         # A crisis in the last words reopens the conversation: nobody is closed on.
         turn.set(phase=AskSession.Phase.DIALOGUE)
     _enter_crisis_flow(turn)
-    notified = _alert_counselors(session, current)
+    notified = 0 if counselor_present else _alert_counselors(session, current)
     if notified:
         turn.set(slots={**session.slots, "counselor_notified": True})
     turn.event(
         EventType.RISK_ESCALATED, level=current, previous=previous, source=source, notified=notified
     )
-    crisis_cards_deal(turn)
+    if not counselor_present:
+        crisis_cards_deal(turn)
 
 
 def crisis_cards_deal(turn: Turn) -> None:

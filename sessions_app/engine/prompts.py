@@ -125,11 +125,29 @@ def recap_text(pairs: list[dict[str, str]]) -> str:
     return "\n".join(pair_line(n, pair) for n, pair in enumerate(pairs, 1))
 
 
+def guidance_block(notes: list[str]) -> str:
+    """A supervising counselor's steer notes: guidance for the Analyst, never for the client."""
+    if not notes:
+        return ""
+    lines = "\n".join(f"- {client_data(note)}" for note in notes)
+    return (
+        "\n\nCounselor guidance (from the human counselor supervising this session; let it "
+        "shape your observation and next questions; never quote or mention it):\n" + lines
+    )
+
+
 def analyst_turn(facts: dict[str, Any], pairs: list[dict[str, str]]) -> str:
+    notes = facts.get("counselor_guidance") or []
+    facts = {key: value for key, value in facts.items() if key != "counselor_guidance"}
+    recap = "Recap of the batch just answered:\n"
+    if facts.get("counselor_handed_back"):
+        recap = "A human counselor spoke with the client and has handed back; their exchange:\n"
     return (
         "Turn facts (data):\n"
         + _data(facts)
-        + "\n\nRecap of the batch just answered:\n"
+        + guidance_block(notes)
+        + "\n\n"
+        + recap
         + (recap_text(pairs) or "(none)")
         + "\n\nReport through analyst_output."
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from psychologist.llm.registry import binding_for_agent
+from sessions_app import texts
 from sessions_app.engine.crisis import resources, resources_text
 from sessions_app.engine.dealer import answered_pairs, current_card, undealt_card
 from sessions_app.engine.flows import CRISIS_FLOW, flow_get, pending_guard
@@ -35,12 +36,15 @@ NOTICE_KINDS = {
 
 def session_state(session: AskSession) -> dict[str, Any]:
     """{phase, status, turn_count, ready_to_close, current_card, answered, workline, notice,
-    engine} — the same document after every turn endpoint."""
-    session = AskSession.objects.select_related("active_workline__head").get(pk=session.pk)
+    engine, counselor, counselor_messages} — the same document after every turn endpoint."""
+    session = AskSession.objects.select_related(
+        "active_workline__head", "handoff_counselor__profile"
+    ).get(pk=session.pk)
     workline = session.active_workline
     path = workline_path(workline) if workline else []
     card = None
-    if session.is_active:
+    # While a person speaks no card is current: the client writes to the counselor.
+    if session.is_active and not session.counselor_speaking:
         card = current_card(session) or undealt_card(session)
     return {
         "phase": session.phase,
@@ -52,6 +56,25 @@ def session_state(session: AskSession) -> dict[str, Any]:
         "workline": {"id": workline.pk, "name": workline.name} if workline else None,
         "notice": _notice(session, path),
         "engine": _engine(path),
+        "counselor": _counselor(session),
+        "counselor_messages": [
+            {"id": m.pk, "text": m.text, "createdAt": m.created_at}
+            for m in path
+            if m.role == AskMessage.Role.COUNSELOR and m.kind == AskMessage.Kind.TEXT
+        ],
+    }
+
+
+def _counselor(session: AskSession) -> dict[str, Any] | None:
+    """The person who joined the conversation, while they speak; None while the AI does."""
+    if not session.counselor_speaking:
+        return None
+    person = session.handoff_counselor
+    profile = getattr(person, "profile", None)
+    name = (profile.display_name if profile else "") or person.get_short_name()
+    return {
+        "name": name or texts.text("counselor_default_name", session.locale),
+        "since": session.counselor_speaking_since,
     }
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from sessions_app import texts
-from sessions_app.engine import lexicon
+from sessions_app.engine import handoff, lexicon
 from sessions_app.engine.batch import Pending, batch_run
 from sessions_app.engine.closing import last_thing_submit
 from sessions_app.engine.dealer import (
@@ -33,6 +33,7 @@ from sessions_app.engine.dealer import (
     session_locked,
     undealt_card,
 )
+from sessions_app.engine.titles import session_title_neutral
 from sessions_app.engine.words import client_words, text_clean
 from sessions_app.errors import invalid
 from sessions_app.events import EventType, session_length_check
@@ -59,8 +60,13 @@ def answer_submit(*, session: AskSession, card_id: Any, text: Any) -> TurnResult
 def _answer_store(session_id: Any, card_id: str, text: str) -> tuple[AskSession, Pending | None]:
     locked = session_locked(session_id)
     require_active(locked)
-    card = current_card(locked)
     turn = Turn(locked)
+    if locked.counselor_speaking:
+        # A card answered as a person took over: the words go to the counselor, not lost.
+        handoff.client_words_to_counselor(turn, text)
+        turn.save()
+        return locked, None
+    card = current_card(locked)
     if card is None or card["id"] != card_id:
         virtual = undealt_card(locked) if card is None else None
         if virtual is None or virtual["id"] != card_id:
@@ -113,8 +119,9 @@ def _topic_record(turn: Turn, card: dict[str, Any], text: str) -> None:
     chosen = card.get("suggestion") if _accepts(text) and card.get("suggestion") else text
     topic = " ".join(chosen.split())[:TOPIC_SLOT_CHARS]
     turn.set(slots={**session.slots, "topic": topic}, phase=AskSession.Phase.DIALOGUE)
-    if not session.session_title:
-        turn.set(session_title=topic[:60])
+    if not session.title_by_client:
+        # A neutral label, never the client's words: titles show on lists others read.
+        turn.set(session_title=session_title_neutral(session))
 
 
 def _accepts(text: str) -> bool:
@@ -143,9 +150,13 @@ def session_fresh_read(session_id: Any) -> AskSession:
 def _free_text_store(session_id: Any, text: str) -> tuple[AskSession, Pending | None]:
     locked = session_locked(session_id)
     require_active(locked)
+    turn = Turn(locked)
+    if locked.counselor_speaking:
+        handoff.client_words_to_counselor(turn, text)
+        turn.save()
+        return locked, None
     if locked.phase == AskSession.Phase.CLOSING:
         raise invalid("The session is closing: use one-last-thing.", text="session closing")
-    turn = Turn(locked)
     [message] = turn.append(Draft(AskMessage.Role.CLIENT, AskMessage.Kind.TEXT, text))
     turn.event(EventType.MESSAGE_RECEIVED, "client", message_id=message.pk, chars=len(text))
     turn.set(ready_to_close=False)
@@ -159,6 +170,7 @@ def session_continue(*, session: AskSession) -> TurnResult:
     """Continue after the completion card: the signal is cleared and the dialogue goes on."""
     locked = session_locked(session.pk)
     require_active(locked)
+    handoff.counselor_speaking_refuse(locked)
     card = current_card(locked)
     if locked.phase == AskSession.Phase.CLOSING or (card and card["kind"] != COMPLETION):
         raise invalid("There is nothing to continue: answer the card shown.", session="no")

@@ -37,6 +37,8 @@ SCHEDULES: tuple[JobSchedule, ...] = (
     JobSchedule(f"{PREFIX}abandoned", "sessions_app.tasks.sessions_abandoned_close", MINUTES, 15),
     JobSchedule(f"{PREFIX}notifications", "sessions_app.tasks.notifications_deliver", MINUTES, 1),
     JobSchedule(f"{PREFIX}follow_ups", "sessions_app.tasks.follow_ups_notify", MINUTES, 5),
+    # Every minute: an unclaimed crisis alert escalates within a minute of its due time.
+    JobSchedule(f"{PREFIX}escalation", "sessions_app.tasks.alerts_escalate", MINUTES, 1),
     JobSchedule(f"{PREFIX}reactivation", "sessions_app.tasks.reactivations_send", HOURLY),
     JobSchedule(f"{PREFIX}idempotency_prune", "sessions_app.tasks.idempotency_prune", HOURLY),
     JobSchedule(

@@ -236,6 +236,17 @@ class AskSession(models.Model):
         related_name="handed_off_sessions",
     )
     handoff_time = models.DateTimeField(null=True, blank=True)
+    # The counselor's workspace (SPEC §3 crisis, §8): when counselors were first alerted about
+    # this session (the escalation clock and the alert → claim time start here), how far the
+    # unclaimed alert has escalated (0 none, 1 ops, 2 every counselor on duty), and the one lock
+    # that says who is speaking: set while the handoff counselor has taken the conversation
+    # over from the AI, null while the agents speak.
+    alerted_at = models.DateTimeField(null=True, blank=True)
+    alert_escalations = models.PositiveSmallIntegerField(default=0)
+    counselor_speaking_since = models.DateTimeField(null=True, blank=True)
+    # True once the client named the session itself; until then the title is a neutral label,
+    # never the client's own words.
+    title_by_client = models.BooleanField(default=False)
     satisfaction_score = models.PositiveSmallIntegerField(null=True, blank=True)
     follow_up_needed = models.BooleanField(default=False)
     follow_up_at = models.DateTimeField(null=True, blank=True)
@@ -322,6 +333,14 @@ class AskSession(models.Model):
                 condition=Q(is_deleted=True, anonymised_at__isnull=True),
                 name="ask_sess_deleted_pending_idx",
             ),
+            # The escalation job reads only live alerts nobody has claimed.
+            models.Index(
+                fields=["alerted_at"],
+                condition=Q(
+                    status="active", handoff_counselor__isnull=True, alerted_at__isnull=False
+                ),
+                name="ask_sess_unclaimed_alert_idx",
+            ),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -371,6 +390,15 @@ class AskSession(models.Model):
                 condition=Q(custom_agent__isnull=False) | ~Q(agent_origin="user_custom"),
                 name="ask_sess_user_custom_has_agent",
             ),
+            # Only the counselor the session is handed off to can be the one speaking.
+            models.CheckConstraint(
+                condition=Q(counselor_speaking_since__isnull=True)
+                | Q(handoff_counselor__isnull=False),
+                name="ask_sess_speaker_is_holder",
+            ),
+            models.CheckConstraint(
+                condition=Q(alert_escalations__lte=2), name="ask_sess_alert_escalations_0_2"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -385,6 +413,11 @@ class AskSession(models.Model):
             "counselor_id": self.handoff_counselor_id,
             "handoff_time": self.handoff_time,
         }
+
+    @property
+    def counselor_speaking(self) -> bool:
+        """A person holds the conversation: no agent is called, no card is dealt."""
+        return self.counselor_speaking_since is not None
 
     @property
     def is_crisis(self) -> bool:

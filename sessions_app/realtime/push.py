@@ -23,7 +23,7 @@ from channels.layers import get_channel_layer
 from django.core.serializers.json import DjangoJSONEncoder
 from django.template.loader import render_to_string
 
-from sessions_app.access import sessions_visible_to
+from sessions_app.access import sessions_alertable_to
 from sessions_app.models import SessionEvent
 from sessions_app.privacy import (
     REDACTED_EVENT_TYPE,
@@ -37,12 +37,15 @@ from sessions_app.roles import Role, role_of
 logger = logging.getLogger(__name__)
 
 COUNSELORS_GROUP = "counselors"
-# Appending one of these alerts on-duty counselors live (SPEC §3 crisis, §8).
-CRISIS_EVENT_TYPES = frozenset({"risk.escalated"})
+# Appending one of these alerts on-duty counselors live (SPEC §3 crisis, §8); an escalated alert
+# (nobody claimed it) alerts again, ops included.
+CRISIS_EVENT_TYPES = frozenset({"risk.escalated", "alert.escalated"})
 # Events that can move a session into or out of the crisis queue or the follow-ups list.
 QUEUE_EVENT_TYPES = CRISIS_EVENT_TYPES | frozenset(
     {
         "handoff.created",
+        "counselor.took_over",
+        "counselor.handed_back",
         "session.created",
         "session.updated",
         "session.closed",
@@ -234,12 +237,20 @@ def notice_frame(user: Any, message: dict[str, Any], *, alerts: bool, fmt: str) 
     """What `user` receives for a counselors' notice, or None when the session is not theirs.
 
     The crisis queue is "visible to that counselor per access rules" (SPEC §1): a counselor
-    hears about exactly the sessions it could open. A crisis alert to a counselor off duty is
-    only a queue change.
+    hears about exactly the sessions it could open or was alerted about (and may claim). A
+    crisis alert to a counselor off duty, or about a session somebody holds, is only a queue
+    change.
     """
-    if not sessions_visible_to(user).filter(pk=message["session_id"]).exists():
+    row = (
+        sessions_alertable_to(user)
+        .filter(pk=message["session_id"])
+        .values("handoff_counselor__first_name", "handoff_counselor__username")
+        .first()
+    )
+    if row is None:
         return None
-    kind = message["kind"] if alerts else "queue.changed"
+    holder = row["handoff_counselor__first_name"] or row["handoff_counselor__username"]
+    kind = message["kind"] if alerts and not holder else "queue.changed"
     notice = {
         "type": kind,
         "session_id": message["session_id"],
@@ -248,7 +259,8 @@ def notice_frame(user: Any, message: dict[str, Any], *, alerts: bool, fmt: str) 
         "event_type": message["event_type"],
     }
     if fmt == FORMAT_HTML:
-        return render_to_string(f"{HOME_PAGE}#notice_frame", {"notice": notice})
+        context = {"notice": notice, "holder": holder or ""}
+        return render_to_string(f"{HOME_PAGE}#notice_frame", context)
     return json.dumps(notice)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.core.serializers.json import DjangoJSONEncoder
+from django.utils import timezone
 
 register = template.Library()
 
@@ -43,3 +44,15 @@ ENGINE_LABELS = {"offline": "offline engine", "engine": "rules, no model", "": "
 @register.filter
 def engine_label(provider: Any) -> str:
     return ENGINE_LABELS.get(str(provider or ""), str(provider))
+
+
+@register.filter
+def day(moment: Any) -> str:
+    """A date as a busy reader wants it: `Mon 2 Mar, 14:05`, with the year when not this year."""
+    if moment is None:
+        return ""
+    local = timezone.localtime(moment)
+    layout = (
+        "%a %-d %b, %H:%M" if local.year == timezone.localtime().year else "%a %-d %b %Y, %H:%M"
+    )
+    return local.strftime(layout)

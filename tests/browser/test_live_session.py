@@ -57,6 +57,11 @@ class ClientApp:
         assert response.ok, response.text()
         return response.json()
 
+    def get(self, path: str) -> dict[str, Any]:
+        response = self.context.request.get(f"/api/ask/{path}", headers=self.headers)
+        assert response.ok, response.text()
+        return response.json()
+
     def patch(self, session: Any, body: dict[str, Any]) -> None:
         response = self.context.request.patch(
             f"/api/ask/sessions/{session.pk}", data=body, headers=self.headers

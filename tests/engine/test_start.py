@@ -43,7 +43,8 @@ def test_a_yes_to_the_suggested_topic_takes_the_suggestion(alice):
     answer(session, "yes")
     assert thread_state(session)["slots"]["topic"] == "my sister"
     session.refresh_from_db()
-    assert session.session_title == "my sister"
+    # The title is a neutral label, never the client's words (issue 14).
+    assert session.session_title.startswith("Reflection · ")
 
 
 def test_a_russian_client_is_greeted_in_russian(alice):

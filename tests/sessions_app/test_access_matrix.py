@@ -160,6 +160,27 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         service=403,
         anonymous=401,
     ),
+    # The counselor's workspace (issue 14): counselors who may read the session (here: its
+    # caseload counselor; alerted counselors in test_api_workspace.py) and ops; the row's
+    # request makes the acting counselor the holder first where the move needs one.
+    **{
+        (f"sessions:session-{name}", "POST"): row(
+            owner=403,
+            other_client=404,
+            caseload_counselor=status,
+            other_counselor=STRANGER_COUNSELOR,
+            ops=status,
+            service=403,
+            anonymous=401,
+        )
+        for name, status in (
+            ("claim", 200),
+            ("take-over", 200),
+            ("counselor-messages", 201),
+            ("hand-back", 200),
+            ("steer", 201),
+        )
+    },
     ("sessions:notification-list", "GET"): everyone(200),
     ("sessions:notification-read", "POST"): row(
         owner=200,
@@ -376,6 +397,24 @@ def _at_last_thing(session: Any) -> dict[str, Any]:
     return {"finish": True}
 
 
+def workspace_request(stage: str) -> Callable[[World, str, str], Request]:
+    """A live, started session; for staff, held (and taken over) by the acting user as far as
+    the move needs."""
+
+    def build(world: World, role: str, variant: str) -> Request:
+        from sessions_app.engine import handoff
+
+        session = started(world, variant)
+        user = world.users[role]
+        if role in ("caseload_counselor", "ops") and stage in ("held", "speaking"):
+            handoff.session_claim(session=session, counselor=user)
+            if stage == "speaking":
+                handoff.session_take_over(session=session, counselor=user)
+        return {"session_id": session.pk}, {"text": "I'm here with you."}
+
+    return build
+
+
 def hypothesis_request(world: World, role: str, variant: str) -> Request:
     hypothesis = factories.HypothesisFactory(analysis__session=world.sessions[variant])
     return {"hypothesis_id": hypothesis.pk}, {}
@@ -404,6 +443,17 @@ REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
         session_kwargs(w, r, v)[0],
         {"level": "L4", "reason": "Checked with the client by phone."},
     ),
+    ("sessions:session-claim", "POST"): lambda w, r, v: (workspace_request("live")(w, r, v)[0], {}),
+    ("sessions:session-take-over", "POST"): lambda w, r, v: (
+        workspace_request("held")(w, r, v)[0],
+        {},
+    ),
+    ("sessions:session-counselor-messages", "POST"): workspace_request("speaking"),
+    ("sessions:session-hand-back", "POST"): lambda w, r, v: (
+        workspace_request("speaking")(w, r, v)[0],
+        {},
+    ),
+    ("sessions:session-steer", "POST"): workspace_request("live"),
     ("sessions:session-list", "POST"): create_request,
     ("sessions:session-detail", "GET"): session_kwargs,
     ("sessions:session-detail", "PATCH"): lambda w, r, v: (
@@ -514,6 +564,20 @@ HTML_TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         service=403,
         anonymous=302,
     ),
+    # The counselor's workspace (issue 14): staff who may read (or, to claim, were alerted
+    # about) the session; each move sends them back to the session page.
+    **{
+        (f"pages:session-{move}", "POST"): row(
+            owner=403,
+            other_client=403,
+            caseload_counselor=302,
+            other_counselor=STRANGER_COUNSELOR,
+            ops=302,
+            service=403,
+            anonymous=302,
+        )
+        for move in ("claim", "take-over", "counselor-message", "hand-back", "steer")
+    },
     # The sandbox is for counselors and ops; starting sends them to the new test session.
     ("pages:sandbox", "GET"): row(
         owner=403,
@@ -591,6 +655,11 @@ HTML_REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
         {"level": "L4", "reason": "Checked."},
     ),
     ("pages:sandbox-start", "POST"): sandbox_start_request,
+    ("pages:session-claim", "POST"): workspace_request("live"),
+    ("pages:session-take-over", "POST"): workspace_request("held"),
+    ("pages:session-counselor-message", "POST"): workspace_request("speaking"),
+    ("pages:session-hand-back", "POST"): workspace_request("speaking"),
+    ("pages:session-steer", "POST"): workspace_request("live"),
     **{
         (f"pages:sandbox-{move}", "POST"): lambda w, r, v: (session_kwargs(w, r, v)[0], {})
         for move in ("answer", "message", "continue", "end", "last-thing")

@@ -22,6 +22,7 @@ EVERY = {  # job → (django-q schedule type, minutes)
     "abandoned": ("I", 15),
     "notifications": ("I", 1),
     "follow_ups": ("I", 5),
+    "escalation": ("I", 1),
     "reactivation": ("H", None),
     "idempotency_prune": ("H", None),
     "retention": ("D", None),
@@ -83,8 +84,8 @@ def test_ensure_schedules_command_reports_what_it_did(capsys):
     call_command("ensure_schedules")
     call_command("ensure_schedules")
     assert capsys.readouterr().out.splitlines() == [
-        "7 job schedules in place, 7 rows changed",
-        "7 job schedules in place, 0 rows changed",
+        "8 job schedules in place, 8 rows changed",
+        "8 job schedules in place, 0 rows changed",
     ]
 
 

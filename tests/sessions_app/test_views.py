@@ -117,7 +117,9 @@ def test_home_shows_caseload_crisis_queue_and_follow_ups(bob, alice, charlie):
     assert {row.client for row in response.context["caseload"]} == {alice, charlie}
     html = response.content.decode()
     assert "Needs someone" in html
-    assert "Claimed" in html  # in the caseload, as charlie's latest session
+    # In the caseload as charlie's latest session: a crisis is always named neutrally.
+    assert "Support session · " in html
+    assert "Claimed" not in html
     assert stranger.session_title not in html
     assert 'ws-connect="/ws/counselors/?format=html"' in html
 

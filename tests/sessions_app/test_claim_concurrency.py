@@ -1,0 +1,60 @@
+"""QUALITY R3 for the counselor's workspace on PostgreSQL (issue 14): concurrent claims of one
+alerted session, real threads through the REST API → exactly one handoff, the others 409."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from sessions_app.models import AskSession, Notification
+from tests import factories
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+CLAIMERS = 10
+
+
+def test_concurrent_claims_of_one_alert_yield_one_handoff_and_409s(alice):
+    counselors = []
+    for n in range(CLAIMERS):
+        counselor = factories.CounselorFactory(username=f"duty{n}", first_name=f"Duty{n}")
+        factories.UserProfileFactory(user=counselor, on_duty=True)
+        counselors.append(counselor)
+    client = APIClient()
+    client.force_authenticate(alice)
+    session_id = client.post("/api/ask/sessions", {}, format="json").json()["_id"]
+    client.post(f"/api/ask/sessions/{session_id}/messages", {"text": "Work"}, format="json")
+    client.post(
+        f"/api/ask/sessions/{session_id}/messages", {"text": "I want to die"}, format="json"
+    )
+    assert Notification.objects.filter(session_id=session_id, kind="crisis_alert").count() == (
+        CLAIMERS
+    )
+    results: list[tuple[int, str]] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(CLAIMERS)
+
+    def claim(counselor: object) -> None:
+        api = APIClient()
+        api.force_authenticate(counselor)
+        barrier.wait()
+        try:
+            response = api.post(f"/api/ask/sessions/{session_id}/claim", format="json")
+            with lock:
+                results.append((response.status_code, response.json().get("code", "")))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=claim, args=(c,)) for c in counselors]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(results) == [(200, "")] + [(409, "E_ALREADY_CLAIMED")] * (CLAIMERS - 1)
+    session = AskSession.objects.get(pk=session_id)
+    assert session.handoff_counselor in counselors
+    assert session.events.filter(type="handoff.created").count() == 1

@@ -7,6 +7,6 @@ message; `normalize(text)` is the readable normal form it matches on.
 from __future__ import annotations
 
 from sessions_app.engine.safety.detector import Assessment, Category, Finding, assess
-from sessions_app.engine.safety.normalize import normalize
+from sessions_app.engine.safety.normal import normalize
 
 __all__ = ["Assessment", "Category", "Finding", "assess", "normalize"]

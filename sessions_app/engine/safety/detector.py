@@ -16,7 +16,7 @@ import pymorphy3
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from sessions_app.engine.safety import normalize as norm
+from sessions_app.engine.safety import normal as norm
 from sessions_app.engine.safety import patterns_en, patterns_ru, patterns_zh
 
 
@@ -84,9 +84,10 @@ def _expand(source: str, macros: dict[str, str]) -> str:
 def _word_forms(morph: pymorphy3.MorphAnalyzer, lemmas: tuple[str, ...], grammemes) -> list[str]:
     forms: set[str] = set()
     for lemma in lemmas:
-        for parse in morph.parse(lemma)[:3]:
-            if parse.normal_form != lemma.replace("ё", "е") and parse.normal_form != lemma:
-                continue
+        parses = morph.parse(lemma)
+        # "снотворное" parses as a form of the adjective "снотворный": keep what the lemma is.
+        exact = [p for p in parses[:3] if p.normal_form in (lemma, lemma.replace("ё", "е"))]
+        for parse in exact or parses[:1]:
             for form in parse.lexeme:
                 if {"PRTF", "PRTS"} & form.tag.grammemes or len(form.word) < 3:
                     continue
@@ -108,6 +109,31 @@ def _ru_macros() -> dict[str, str]:
 _VOCABULARY: set[str] = set()  # plain spellings of every word the patterns name
 
 
+def _alternatives(source: str) -> list[str]:
+    """A regex split at its top-level `|`: each alternative finds its own (longest) span, so a
+    short alternative matching first cannot hide a longer negative at the same place."""
+    parts, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(source[start:i])
+            start = i + 1
+        i += 1
+    parts.append(source[start:])
+    return [p for p in parts if p]
+
+
 def _compile(code: str, module, macros: dict[str, str]) -> _Language:
     rules = []
     for rule in module.RULES:
@@ -125,8 +151,13 @@ def _compile(code: str, module, macros: dict[str, str]) -> _Language:
                 support="support" in flags,
             )
         )
+    negative_sources = [_expand(source, macros) for _, source in module.NEGATIVES]
+    for source in negative_sources:
+        _VOCABULARY.update(_WORDS.findall(_ESCAPE.sub(" ", source)))
     negatives = tuple(
-        re.compile(norm.key_pattern(_expand(source, macros))) for _, source in module.NEGATIVES
+        re.compile(norm.key_pattern(part))
+        for source in negative_sources
+        for part in _alternatives(source)
     )
     time = re.compile(norm.key_pattern(_expand(macros["TIME"], macros)))
     return _Language(code, tuple(rules), negatives, time)
@@ -152,7 +183,8 @@ _FUZZY = {
     "lat": _fuzzy_index(patterns_en.FUZZY),
     "cyr": _fuzzy_index(patterns_ru.FUZZY),
 }
-_TOKEN = re.compile(r"[a-z]{5,}|[\u0400-\u04ff]{5,}")
+_SWAPS = {"".join(sorted(w)): w for w in patterns_en.FUZZY4}
+_TOKEN = re.compile(r"[a-z]{4,}|[\u0400-\u04ff]{5,}")
 
 
 @lru_cache(maxsize=65536)
@@ -160,9 +192,18 @@ def _correct(token: str) -> str | None:
     """A key term within a small edit distance ("sucide" → "suicide"), or None."""
     if token in _PROTECTED:
         return None
-    limit = 1 if len(token) < 8 else 2
+    if len(token) == 4:
+        swap = _SWAPS.get("".join(sorted(token)))
+        return swap if swap and OSA.distance(token, swap) == 1 else None
+    # Two edits only on long words, and never on the first letter: "отдохнуть" is not "сдохнуть".
+    limit = 1 if len(token) < 10 else 2
     index = _FUZZY["lat" if token[0] < "\u0400" else "cyr"]
-    candidates = [w for n in range(len(token) - limit, len(token) + limit + 1) for w in index.get(n, ())]
+    candidates = [
+        w
+        for n in range(len(token) - limit, len(token) + limit + 1)
+        for w in index.get(n, ())
+        if limit == 1 or w[0] == token[0]
+    ]
     if not candidates:
         return None
     best = process.extractOne(token, candidates, scorer=OSA.distance, score_cutoff=limit)
@@ -182,7 +223,7 @@ def _corrected(view: norm.View) -> norm.View:
 def _segment(letters: str) -> str:
     """Split a spelled-out run ("iwanttodie") into the patterns' words, if it splits cleanly."""
     n = len(letters)
-    if n < 6 or letters in _SEGMENT_WORDS or not letters.isalpha():
+    if n < 3 or letters in _SEGMENT_WORDS or not letters.isalpha():
         return letters
     best: list[tuple[int, int] | None] = [None] * (n + 1)
     best[0] = (0, 0)
@@ -214,14 +255,18 @@ def _contained(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     return any(s <= start and end <= e for s, e in spans)
 
 
-def _scan(language: _Language, view: norm.View, text: str, out: list, times: list) -> None:
-    excused = [m.span() for regex in language.negatives for m in regex.finditer(view.text)]
+def _scan(language: _Language, view: norm.View, hits: list, excused: list, times: list) -> None:
+    """Positives and excused spans, both in the original text's coordinates: a negative found
+    in one view (or language) excuses the same words found through another."""
+    for regex in language.negatives:
+        for m in regex.finditer(view.text):
+            if m.end() > m.start():
+                excused.append((view.starts[m.start()], view.ends[m.end() - 1]))
     for rule in language.rules:
         for m in rule.regex.finditer(view.text):
             start, end = m.span()
-            if start == end or _contained(start, end, excused):
-                continue
-            out.append((rule, language.code, view, start, end))
+            if start < end:
+                hits.append((rule, language.code, view, start, end))
     if language.time.search(view.text):
         times.append(language.code)
 
@@ -250,17 +295,26 @@ def assess(text: str, locale: str = "en") -> Assessment:
         return Assessment()
     first = _language_of(locale)
     order = sorted(_LANGUAGES, key=lambda code: code != first)
-    view = _corrected(norm.key_view(norm.normal_view(text)))
+    normal = norm.normal_view(text)
+    view = _corrected(norm.key_view(normal))
     hits: list = []
+    excused: list = []
     times: list = []
     for code in order:
-        _scan(_LANGUAGES[code], view, text, hits, times)
-    normal = norm.normal_view(text) if any("a" <= ch <= "z" for ch in view.text) else None
-    translit = norm.translit_view(normal) if normal else None
-    if translit is not None:
-        _scan(_LANGUAGES["ru"], _corrected(norm.key_view(translit)), text, hits, times)
+        _scan(_LANGUAGES[code], view, hits, excused, times)
+    if any("a" <= ch <= "z" for ch in view.text):
+        translit = norm.translit_view(normal)
+        if translit is not None:
+            _scan(_LANGUAGES["ru"], _corrected(norm.key_view(translit)), hits, excused, times)
+    hits = [
+        h for h in hits if not _contained(h[2].starts[h[3]], h[2].ends[h[4] - 1], excused)
+    ]
     hits = _dedupe(hits)
-    if not any(not h[0].support for h in hits):
+    # Ambiguous cues ("the pills", "it's decided") count only next to a clear finding, or
+    # together: a means and a resolve.
+    clear = any(not h[0].support for h in hits)
+    supports = {h[0].category for h in hits if h[0].support}
+    if not clear and not {Category.METHOD, Category.INTENT_PLAN} <= supports:
         return Assessment()
     findings = tuple(
         Finding(rule.category, v.source(text, start, end), v.starts[start], v.ends[end - 1], code)

@@ -172,14 +172,15 @@ def _base(text: str) -> View:
     return buf.view()
 
 
-def _fix_word(word: str) -> str:
-    """Homoglyphs and leetspeak inside one word; one character in, one character out."""
+def _fix_word(word: str, cyrillic_text: bool) -> str:
+    """Homoglyphs and leetspeak inside one word; one character in, one character out. A tie
+    ("нe": one letter of each) goes to the script most of the text is written in."""
     cyr = sum(1 for ch in word if _is_cyr(ch))
     lat = sum(1 for ch in word if _is_lat(ch))
     leet = any(not ch.isalpha() for ch in word) and (cyr + lat) >= 2
     if not leet and not (cyr and lat) and not any("\u0370" <= ch <= "\u03ff" for ch in word):
         return word
-    to_cyr = cyr > lat
+    to_cyr = cyr > lat or (cyr == lat and cyrillic_text)
     glyphs, digits = (_LAT_TO_CYR, _LEET_CYR) if to_cyr else (_CYR_TO_LAT, _LEET_LAT)
     number = leet and _NUMBER.fullmatch(word) is not None
     out = []
@@ -282,7 +283,8 @@ def set_segmenter(fn: Callable[[str], str]) -> None:
 def normal_view(text: str) -> View:
     view = _base(text)
     view = _join_spaced(view, _segmenter)
-    view = _map_chars(view, lambda s: _WORD.sub(lambda m: _fix_word(m.group()), s))
+    cyrillic = sum(map(_is_cyr, view.text)) > sum(map(_is_lat, view.text))
+    view = _map_chars(view, lambda s: _WORD.sub(lambda m: _fix_word(m.group(), cyrillic), s))
     view = _map_chars(view, _fold_chinese)
     view = _squeeze(view, _RUN3)
     view = _collapse_spaces(view)

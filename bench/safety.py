@@ -19,8 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 started = time.perf_counter()
-from sessions_app.engine.safety import assess  # noqa: E402
-from sessions_app.engine.safety import detector  # noqa: E402
+from sessions_app.engine.safety import assess, detector  # noqa: E402  (after the path and clock)
 
 IMPORT_S = time.perf_counter() - started
 CORPUS = ROOT / "sessions_app" / "engine" / "safety" / "corpus.jsonl"
@@ -107,7 +106,10 @@ def main() -> None:
             f"p95 {p95:.3f} ms, max {ms[-1]:.3f} ms"
         )
     if misses:
-        print(f"\n{len(misses)} lines disagree with their label" + (":" if "--misses" in sys.argv else " (--misses lists them)"))
+        print(
+            f"\n{len(misses)} lines disagree with their label"
+            + (":" if "--misses" in sys.argv else " (--misses lists them)")
+        )
         if "--misses" in sys.argv:
             print("\n".join(misses))
 

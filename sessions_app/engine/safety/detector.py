@@ -283,7 +283,9 @@ def _dedupe(hits: list) -> list:
     kept: list = []
     for _, hit in ordered:
         start, end = span(hit)
-        if any(k[0].category == hit[0].category and ks <= start and end <= ke for k, ks, ke in kept):
+        if any(
+            k[0].category == hit[0].category and ks <= start and end <= ke for k, ks, ke in kept
+        ):
             continue
         kept.append((hit, start, end))
     return [k for k, _, _ in kept]
@@ -306,9 +308,7 @@ def assess(text: str, locale: str = "en") -> Assessment:
         translit = norm.translit_view(normal)
         if translit is not None:
             _scan(_LANGUAGES["ru"], _corrected(norm.key_view(translit)), hits, excused, times)
-    hits = [
-        h for h in hits if not _contained(h[2].starts[h[3]], h[2].ends[h[4] - 1], excused)
-    ]
+    hits = [h for h in hits if not _contained(h[2].starts[h[3]], h[2].ends[h[4] - 1], excused)]
     hits = _dedupe(hits)
     # Ambiguous cues ("the pills", "it's decided") count only next to a clear finding, or
     # together: a means and a resolve.

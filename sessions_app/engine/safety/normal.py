@@ -139,7 +139,9 @@ def _rebuild(view: View, pieces: Iterable[tuple[int, int, str]]) -> View:
         for j, ch in enumerate(new):
             if old:
                 k = start + min(old - 1, j * old // max(len(new), 1))
-                buf.add(ch, view.starts[k], view.ends[k] if j < len(new) - 1 else view.ends[end - 1])
+                buf.add(
+                    ch, view.starts[k], view.ends[k] if j < len(new) - 1 else view.ends[end - 1]
+                )
             else:
                 anchor = view.ends[start - 1] if start else 0
                 buf.add(ch, anchor, anchor)

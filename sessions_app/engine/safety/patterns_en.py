@@ -64,6 +64,26 @@ MACROS = {
 }
 
 RULES: list[tuple[str, ...]] = [
+    (
+        "passive_ideation",
+        r"\b(?:part of me|a part of me|half of me|something in me|"
+        r"all of me) (?:\w+ )?(?:wants?|wishes|longs|needs) (?:to )?(?:just )?(?:die|be dead|"
+        r"end it|disappear|not exist|kill myself|stop existing|not wake up)\b",
+    ),
+    (
+        "hopelessness",
+        r"\bwhat(?:'s| is|s)? (?:even )?the point(?: anymore| of anything| of it all|"
+        r" of trying| of me| any ?more)?(?=\s*(?:$|[.,!?;]|i\b|anymore|honestly|tbh|lol))|"
+        r"\b(?:can't|cant|cannot|don't think i can|dont think i can|not sure i can|"
+        r"doubt i can|won't|wont) (?:\w+ )?(?:make it|get through|survive|last|"
+        r"face) (?:through )?(?:another|one more|the|this) (?:night|day|week|weekend|year)\b",
+    ),
+    (
+        "passive_ideation",
+        r"\b(?:want|wish|need) (?:it all|everything|my life|life|all of it|"
+        r"this) to (?:just )?(?:stop|end|be over)\b(?! (?:for (?:a|the) (?:bit|second|minute|"
+        r"moment|while|day|weekend)|raining|hurting my))",
+    ),
     # --- passive ideation: a wish to be dead, not to wake up, not to exist.
     (
         "passive_ideation",
@@ -751,8 +771,10 @@ RULES: list[tuple[str, ...]] = [
             r"\b(?:everyone|everybody|they|people|my family|the world|my kids|my parents|"
             r"my friends|my wife|my husband|my partner|you all|you guys|he|she)(?:'d| would| will|"
             r"'ll)? (?:\w+ )?(?:be )?(?:better|happier|fine|relieved|okay|glad|free|"
-            r"easier)(?: off)? (?:if|when|once) i(?:'m| am| was| were| wasn't| weren't| died| die|"
-            r" disappear| disappeared| left| left for good| gone)\b(?! (?:at home|away for|"
+            r"easier)(?: off)? (?:if|when|once) i(?: just| simply)?(?:'m| am| was| were| wasn't|"
+            r" weren't| died| die|"
+            r" disappear| disappeared| vanish| vanished| left| left for good| gone| never existed|"
+            r" didn't exist)\b(?! (?:at home|away for|"
             r"on (?:holiday|vacation)|out|busy)\b)"
         ),
     ),
@@ -814,7 +836,8 @@ RULES: list[tuple[str, ...]] = [
             r"dont see any|can't see any|cant see any|don't see the|cant see the|can't see the|"
             r"dont see the) (?:\w+ )?(?:point|reason|purpose|use|sense|meaning) (?:\w+ )?(?:in |"
             r"to |of |for )?(?:living|live|life|being alive|going on|carrying on|trying|existing|"
-            r"keep(?:ing)? going|continuing|anything|me being here|waking up|getting up|"
+            r"keep(?:ing)? going|keep(?:ing)? living|continuing|anything|me being here|waking up|"
+            r"getting up|"
             r"staying alive|me|my life|it all|fighting|being here|any of it|"
             r"this life)\b(?! (?:this (?:course|class|job|module|meeting)|with (?:him|her|them)|"
             r"in (?:that|this) (?:job|class|course|app|game))\b)"

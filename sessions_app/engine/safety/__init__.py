@@ -1,0 +1,12 @@
+"""The deterministic multilingual crisis detector (English, Russian, Chinese).
+
+Pure Python: no Django, no database, no network. `assess(text, locale)` runs on every client
+message; `normalize(text)` is the readable normal form it matches on.
+"""
+
+from __future__ import annotations
+
+from sessions_app.engine.safety.detector import Assessment, Category, Finding, assess
+from sessions_app.engine.safety.normal import normalize
+
+__all__ = ["Assessment", "Category", "Finding", "assess", "normalize"]

@@ -1,0 +1,338 @@
+"""The crisis detector: every language's patterns on every text, negatives that excuse only
+their own span, and the severity rule.
+
+Severity: a method or means together with intent or a time, an explicit plan, or intent with a
+time → L4; any other positive → L3.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import lru_cache
+
+import pymorphy3
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from sessions_app.engine.safety import normal as norm
+from sessions_app.engine.safety import patterns_en, patterns_ru, patterns_zh
+
+
+class Category(StrEnum):
+    PASSIVE_IDEATION = "passive_ideation"
+    ACTIVE_IDEATION = "active_ideation"
+    METHOD = "method"
+    INTENT_PLAN = "intent_plan"
+    PREPARATORY = "preparatory"
+    SELF_HARM = "self_harm"
+    BURDEN = "burden"
+    HOPELESSNESS = "hopelessness"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    category: Category
+    span: str
+    start: int
+    end: int
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    findings: tuple[Finding, ...] = ()
+    level: str | None = None
+    categories: frozenset[Category] = field(default_factory=frozenset)
+
+    @property
+    def positive(self) -> bool:
+        return self.level is not None
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    category: Category
+    regex: re.Pattern[str]
+    plan: bool
+    support: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Language:
+    code: str
+    rules: tuple[_Rule, ...]
+    negatives: tuple[re.Pattern[str], ...]
+    time: re.Pattern[str]
+
+
+_MACRO = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
+_ESCAPE = re.compile(r"\\.")
+_WORDS = re.compile(r"[a-z\u0400-\u04ff]{2,}")
+
+
+def _expand(source: str, macros: dict[str, str]) -> str:
+    for _ in range(5):
+        new = _MACRO.sub(lambda m: macros.get(m.group(1), m.group()), source)
+        if new == source:
+            break
+        source = new
+    return source
+
+
+def _word_forms(morph: pymorphy3.MorphAnalyzer, lemmas: tuple[str, ...], grammemes) -> list[str]:
+    forms: set[str] = set()
+    for lemma in lemmas:
+        parses = morph.parse(lemma)
+        # "снотворное" parses as a form of the adjective "снотворный": keep what the lemma is.
+        exact = [p for p in parses[:3] if p.normal_form in (lemma, lemma.replace("ё", "е"))]
+        for parse in exact or parses[:1]:
+            for form in parse.lexeme:
+                if {"PRTF", "PRTS"} & form.tag.grammemes or len(form.word) < 3:
+                    continue
+                if grammemes and not grammemes <= form.tag.grammemes:
+                    continue
+                forms.add(form.word.replace("ё", "е"))
+    return sorted(forms, key=len, reverse=True)
+
+
+def _ru_macros() -> dict[str, str]:
+    morph = pymorphy3.MorphAnalyzer()
+    macros = dict(patterns_ru.MACROS)
+    for name, (lemmas, grammemes) in patterns_ru.LEXEMES.items():
+        forms = _word_forms(morph, lemmas, grammemes)
+        macros[name] = "(?:" + "|".join(forms) + ")"
+    return macros
+
+
+_VOCABULARY: set[str] = set()  # plain spellings of every word the patterns name
+
+
+def _alternatives(source: str) -> list[str]:
+    """A regex split at its top-level `|`: each alternative finds its own (longest) span, so a
+    short alternative matching first cannot hide a longer negative at the same place."""
+    parts, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(source[start:i])
+            start = i + 1
+        i += 1
+    parts.append(source[start:])
+    return [p for p in parts if p]
+
+
+def _compile(code: str, module, macros: dict[str, str]) -> _Language:
+    rules = []
+    for rule in module.RULES:
+        category, source, *flags = rule
+        expanded = _expand(source, macros)
+        if code == "zh":
+            # OpenCC keeps 著 (a simplified character too), but "活著" is "活着".
+            expanded = expanded.replace("着", "[着著]")
+        _VOCABULARY.update(_WORDS.findall(_ESCAPE.sub(" ", expanded)))
+        rules.append(
+            _Rule(
+                Category(category),
+                re.compile(norm.key_pattern(expanded)),
+                plan="plan" in flags,
+                support="support" in flags,
+            )
+        )
+    negative_sources = [_expand(source, macros) for _, source in module.NEGATIVES]
+    for source in negative_sources:
+        _VOCABULARY.update(_WORDS.findall(_ESCAPE.sub(" ", source)))
+    negatives = tuple(
+        re.compile(norm.key_pattern(part))
+        for source in negative_sources
+        for part in _alternatives(source)
+    )
+    time = re.compile(norm.key_pattern(_expand(macros["TIME"], macros)))
+    return _Language(code, tuple(rules), negatives, time)
+
+
+_LANGUAGES = {
+    "en": _compile("en", patterns_en, patterns_en.MACROS),
+    "ru": _compile("ru", patterns_ru, _ru_macros()),
+    "zh": _compile("zh", patterns_zh, patterns_zh.MACROS),
+}
+_PROTECTED = frozenset(norm.key_text(word) for word in _VOCABULARY)
+_SEGMENT_WORDS = frozenset(_VOCABULARY | {"i", "a", "я", "в", "с", "и", "у", "к", "о"})
+
+
+def _fuzzy_index(words: list[str]) -> dict[int, list[str]]:
+    index: dict[int, list[str]] = {}
+    for word in {norm.key_text(w) for w in words if " " not in w and len(w) >= 5}:
+        index.setdefault(len(word), []).append(word)
+    return index
+
+
+_FUZZY = {
+    "lat": _fuzzy_index(patterns_en.FUZZY),
+    "cyr": _fuzzy_index(patterns_ru.FUZZY),
+}
+_SWAPS = {"".join(sorted(w)): w for w in patterns_en.FUZZY4}
+_TOKEN = re.compile(r"[a-z]{4,}|[\u0400-\u04ff]{5,}")
+
+
+@lru_cache(maxsize=65536)
+def _correct(token: str) -> str | None:
+    """A key term within a small edit distance ("sucide" → "suicide"), or None."""
+    if token in _PROTECTED:
+        return None
+    if len(token) == 4:
+        swap = _SWAPS.get("".join(sorted(token)))
+        return swap if swap and OSA.distance(token, swap) == 1 else None
+    # Two edits only on long words, and never on the first letter: "отдохнуть" is not "сдохнуть".
+    limit = 1 if len(token) < 10 else 2
+    index = _FUZZY["lat" if token[0] < "\u0400" else "cyr"]
+    candidates = [
+        w
+        for n in range(len(token) - limit, len(token) + limit + 1)
+        for w in index.get(n, ())
+        if limit == 1 or w[0] == token[0]
+    ]
+    if not candidates:
+        return None
+    best = process.extractOne(token, candidates, scorer=OSA.distance, score_cutoff=limit)
+    return best[0] if best else None
+
+
+def _corrected(view: norm.View) -> norm.View:
+    pieces = []
+    for m in _TOKEN.finditer(view.text):
+        fix = _correct(m.group())
+        if fix:
+            pieces.append((m.start(), m.end(), fix))
+    return norm._rebuild(view, pieces) if pieces else view
+
+
+@lru_cache(maxsize=4096)
+def _segment(letters: str) -> str:
+    """Split a spelled-out run ("iwanttodie") into the patterns' words, if it splits cleanly."""
+    n = len(letters)
+    if n < 3 or letters in _SEGMENT_WORDS or not letters.isalpha():
+        return letters
+    best: list[tuple[int, int] | None] = [None] * (n + 1)
+    best[0] = (0, 0)
+    for i in range(1, n + 1):
+        for j in range(max(0, i - 20), i):
+            if best[j] is not None and letters[j:i] in _SEGMENT_WORDS:
+                cost = best[j][0] + 1
+                if best[i] is None or cost < best[i][0]:
+                    best[i] = (cost, j)
+    if best[n] is None:
+        return letters
+    words, i = [], n
+    while i > 0:
+        j = best[i][1]
+        words.append(letters[j:i])
+        i = j
+    return " ".join(reversed(words))
+
+
+norm.set_segmenter(_segment)
+
+
+def _language_of(locale: str) -> str | None:
+    code = locale.replace("_", "-").split("-")[0].lower() if locale else ""
+    return code if code in _LANGUAGES else None
+
+
+def _contained(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    return any(s <= start and end <= e for s, e in spans)
+
+
+def _scan(language: _Language, view: norm.View, hits: list, excused: list, times: list) -> None:
+    """Positives and excused spans, both in the original text's coordinates: a negative found
+    in one view (or language) excuses the same words found through another."""
+    for regex in language.negatives:
+        for m in regex.finditer(view.text):
+            if m.end() > m.start():
+                excused.append((view.starts[m.start()], view.ends[m.end() - 1]))
+    for rule in language.rules:
+        for m in rule.regex.finditer(view.text):
+            start, end = m.span()
+            if start < end:
+                hits.append((rule, language.code, view, start, end))
+    if language.time.search(view.text):
+        times.append(language.code)
+
+
+def _dedupe(hits: list) -> list:
+    """One finding per category and stretch of the original text (views and languages
+    overlap: "s.u.i.c.i.d.e" is also a transliterated Russian word)."""
+
+    def span(hit: tuple) -> tuple[int, int]:
+        view, start, end = hit[2], hit[3], hit[4]
+        return view.starts[start], view.ends[end - 1]
+
+    ordered = sorted(enumerate(hits), key=lambda ih: (span(ih[1])[0], -span(ih[1])[1], ih[0]))
+    kept: list = []
+    for _, hit in ordered:
+        start, end = span(hit)
+        if any(
+            k[0].category == hit[0].category and ks <= start and end <= ke for k, ks, ke in kept
+        ):
+            continue
+        kept.append((hit, start, end))
+    return [k for k, _, _ in kept]
+
+
+def assess(text: str, locale: str = "en") -> Assessment:
+    """Every language's patterns on `text`; `locale` only orders the languages."""
+    if not text or not text.strip():
+        return Assessment()
+    first = _language_of(locale)
+    order = sorted(_LANGUAGES, key=lambda code: code != first)
+    normal = norm.normal_view(text)
+    view = _corrected(norm.key_view(normal))
+    hits: list = []
+    excused: list = []
+    times: list = []
+    for code in order:
+        _scan(_LANGUAGES[code], view, hits, excused, times)
+    if any("a" <= ch <= "z" for ch in view.text):
+        translit = norm.translit_view(normal)
+        if translit is not None:
+            _scan(_LANGUAGES["ru"], _corrected(norm.key_view(translit)), hits, excused, times)
+    hits = [h for h in hits if not _contained(h[2].starts[h[3]], h[2].ends[h[4] - 1], excused)]
+    hits = _dedupe(hits)
+    # Ambiguous cues ("the pills", "it's decided") count only next to a clear finding, or
+    # together: a means and a resolve.
+    clear = any(not h[0].support for h in hits)
+    supports = {h[0].category for h in hits if h[0].support}
+    if not clear and not {Category.METHOD, Category.INTENT_PLAN} <= supports:
+        return Assessment()
+    findings = tuple(
+        Finding(rule.category, v.source(text, start, end), v.starts[start], v.ends[end - 1], code)
+        for rule, code, v, start, end in sorted(hits, key=lambda h: h[2].starts[h[3]])
+    )
+    categories = frozenset(f.category for f in findings)
+    plan = any(h[0].plan for h in hits)
+    timed = bool(times)
+    severe = (
+        plan
+        or (Category.METHOD in categories and (Category.INTENT_PLAN in categories or timed))
+        or (Category.INTENT_PLAN in categories and timed)
+    )
+    return Assessment(findings, "L4" if severe else "L3", categories)
+
+
+def clear_caches() -> None:
+    """Forget the per-word caches (the benchmark's cold runs)."""
+    _correct.cache_clear()
+    _segment.cache_clear()
+    norm._translit_word.cache_clear()

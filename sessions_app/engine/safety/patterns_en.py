@@ -1,0 +1,1230 @@
+"""English patterns, by C-SSRS category. Written in plain spelling; the detector compiles them
+through the matching skeleton (apostrophes dropped, doubled letters squeezed), so "don't",
+"dont", "kill" and "kil" are the same to them — never write an optional apostrophe (`'?`).
+
+`{NAME}` expands a macro below. A rule is `(category, pattern)`, or `(category, pattern, flags)`
+with flags: "plan" (an explicit plan: L4 on its own), "support" (counts only next to another
+finding)."""
+
+from __future__ import annotations
+
+MACROS = {
+    # What a person wants / is about to do.
+    "WANT": r"(?:want|wanna|wan|wana|wish i could|would like|need|needed|wanted|wanting|want ?ed)",
+    "TO": r"(?:to|2|t|t0|too)",
+    "INTENT": (
+        r"(?:going to|gonna|gunna|goin to|will|i'll|i'm about to|about to|decided to|"
+        r"i've decided to|have decided to|ready to|planning to|plan to|planned to|plan on|"
+        r"intend to|finally going to|gonna finally|made up my mind to|i'm finally going to|"
+        r"i'm going to|tonight i|tonight i'll|today i'll|it's time to|time to)"
+    ),
+    "KILLME": (
+        r"(?:kill|killing|kiling|kil) ?(?:my ?self|myslf|meself|mself|my self|myself)"
+        r"|kms|unalive (?:my ?self|me)|unaliving (?:my ?self)|off (?:my ?self)|offing (?:my ?self)"
+        r"|top (?:my ?self)|do myself in|self[- ]?delete|delete myself|end (?:my|my own) life"
+        r"|ending (?:my|my own) life|take (?:my|my own) life|taking (?:my|my own) life"
+        r"|end it all|ending it all|commit suicide|commit sudoku|commit die|sewerslide"
+        r"|end myself|erase myself|end (?:my )?existence"
+    ),
+    "DIE": r"(?:die|dye|dead|death|be dead|not exist|not be alive|stop existing|cease to exist)",
+    "PILLS": (
+        r"(?:pills?|tablets?|meds|medication|medicine|sleeping pills|sleepers|painkillers|"
+        r"paracetamol|tylenol|acetaminophen|ibuprofen|aspirin|insulin|antidepressants|"
+        r"sertraline|xanax|benzos?|opioids?|oxy|oxycodone|codeine|prescription|pill bottle|"
+        r"lithium|seroquel|ambien|zopiclone|diazepam|valium|amitriptyline|tramadol)"
+    ),
+    "HIGH": (
+        r"(?:bridge|roof|rooftop|building|balcony|cliff|window|tower|ledge|car park|"
+        r"parking garage|parking lot roof|overpass|top floor|\d+(?:th|st|nd|rd)? floor|floor|"
+        r"edge|skyscraper|block of flats|dam|quarry|tall building|motorway bridge)"
+    ),
+    "VEHICLE": r"(?:train|trains|bus|truck|lorry|car|cars|traffic|tracks|subway|tube|metro|tram)",
+    "ME": r"(?:my ?self|me)",
+    # The rest of a clause, up to the first word about the client themself.
+    "CLAUSE": (
+        r"(?:(?!\b(?:i|me|my|myself|mine|im|ive|i'll|i'd|i'm|i've|but|and|so|honestly|because|"
+        r"cause|cuz|tbh|though|anyway|also|u know|tho|ngl)\b)[^.!?;\n])*"
+    ),
+    "TIME": (
+        r"(?:tonight|tonite|2nite|2night|tomorrow|tmrw|tmr|tomoro|this (?:morning|"
+        r"afternoon|evening|weekend|week|friday|saturday|sunday|monday|tuesday|wednesday|"
+        r"thursday|month)|(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+        r"at (?:\d{1,2}(?::\d\d)? ?(?:am|pm|o'clock)?|midnight|noon|dawn)|midnight|"
+        r"after (?:the kids|my kids|everyone|my wife|my husband|my parents|my mom|my mum|my dad|"
+        r"they|the baby|my partner|my roommate|my flatmate|work|school|class|my shift|dinner)"
+        r"(?: (?:are|is|go|goes|fall|falls|fell|have gone|get|gets))?(?: (?:asleep|to sleep|"
+        r"to bed|out|home|back|gone|leave|left))?|when (?:everyone|the kids|they|my parents|"
+        r"my wife|my husband|he|she)(?: is| are|'s|'re)? (?:asleep|sleeping|gone|out|at work|"
+        r"away)|before (?:morning|sunrise|dawn|christmas|my birthday|new year|the weekend)|"
+        r"by (?:friday|saturday|sunday|monday|the weekend|tomorrow|the end of the (?:week|month)"
+        r"|morning)|in (?:an|one|two|a few|a couple of|\d+) (?:hours?|minutes?|days?|mins?)|"
+        r"next (?:week|weekend|month)|this time tomorrow|on my birthday|new year's eve|"
+        r"right now|later tonight|when i get home)"
+    ),
+}
+
+RULES: list[tuple[str, ...]] = [
+    (
+        "passive_ideation",
+        r"\b(?:part of me|a part of me|half of me|something in me|"
+        r"all of me) (?:\w+ )?(?:wants?|wishes|longs|needs) (?:to )?(?:just )?(?:die|be dead|"
+        r"end it|disappear|not exist|kill myself|stop existing|not wake up)\b",
+    ),
+    (
+        "hopelessness",
+        r"\bwhat(?:'s| is|s)? (?:even )?the point(?: anymore| of anything| of it all|"
+        r" of trying| of me| any ?more)?(?=\s*(?:$|[.,!?;]|i\b|anymore|honestly|tbh|lol))|"
+        r"\b(?:can't|cant|cannot|don't think i can|dont think i can|not sure i can|"
+        r"doubt i can|won't|wont) (?:\w+ )?(?:make it|get through|survive|last|"
+        r"face) (?:through )?(?:another|one more|the|this) (?:night|day|week|weekend|year)\b",
+    ),
+    (
+        "passive_ideation",
+        r"\b(?:want|wish|need) (?:it all|everything|my life|life|all of it|"
+        r"this) to (?:just )?(?:stop|end|be over)\b(?! (?:for (?:a|the) (?:bit|second|minute|"
+        r"moment|while|day|weekend)|raining|hurting my))",
+    ),
+    # --- passive ideation: a wish to be dead, not to wake up, not to exist.
+    (
+        "passive_ideation",
+        (
+            r"\b{WANT} (?:\w+ ){0,2}{TO} (?:just )?(?:die|dye|be dead|disappear forever|not exist|"
+            r"not be alive|stop existing|cease to exist|not wake up|never wake up|sleep forever|"
+            r"go to sleep forever|not be here|be gone|vanish forever|rot)\b"
+        ),
+    ),
+    ("passive_ideation", r"\b(?:wanna|want to|wan) (?:just )?(?:die|dye)\b"),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:wish|wished|wishing|hope|hoping) (?:that )?i (?:was|were|could be|would be|"
+            r"'d be) (?:dead|gone|never born|not alive|not here|not born)\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:wish|wished|wishing) i (?:was never|had never been|wasn't|hadn't been|"
+            r"were never) (?:born|alive|here)\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:wish|wished|wishing|hope|hoping|pray|"
+            r"praying) (?:\w+ ){0,3}?(?:that )?i (?:could )?(?:just )?(?:die|don't wake up|"
+            r"won't wake up|never wake up|not wake up|could fall asleep and not wake|"
+            r"fall asleep and never|would die|would just die|disappear|stop existing|get hit by|"
+            r"got hit by|had cancer|get cancer|don't make it|dont make it)\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:fall|go|went|falling) (?:to )?(?:asleep|sleep) and (?:not|never|don't|"
+            r"dont) wake (?:up|again)\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:don't|dont|do not|never) (?:want|wanna) (?:\w+ )?(?:to )?wake up\b(?! (?:early|"
+            r"at|for|so early|before))"
+        ),
+    ),
+    ("passive_ideation", r"\bsleep (?:forever|and never wake up|and not wake up|for ever)\b"),
+    (
+        "passive_ideation",
+        (
+            r"\bbetter off dead\b|\brather be dead\b|\b(?:i'd|would) (?:rather )?(?:be|"
+            r"am) better dead\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:i'd|i would|id) rather (?:just )?(?:die|be dead|not exist|not be alive|"
+            r"not wake up)\b(?! than (?:go|eat|wear|do|sing|watch|sit|listen|call|be seen|work|"
+            r"talk|meet|dance|lose|miss|admit))"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:don't|dont|do not|no longer|never) (?:\w+ )?(?:want|wanna|"
+            r"wish) (?:\w+ )?(?:to )?(?:live|be alive|exist|be here|be around|go on living|"
+            r"keep living|stay alive|be on this earth)\b(?! (?:in|with|here|there|near|at|alone|"
+            r"by|under|on|next|together|abroad|like that)\b)"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:tired|sick|exhausted|so tired|weary) (?:of|from) (?:living|life|being alive|"
+            r"existing|my life|this life|being me|breathing|waking up)\b(?! (?:in|with|at|near|"
+            r"under|paycheck|off|on|out of)\b)"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:tired|sick|weary) of (?:it all|everything)\b(?=.{0,40}\b(?:live|living|life|"
+            r"alive|die|dying|end|go on|keep going|point)\b)"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:i'm|i am|im) (?:so |just |really )?done with (?:life|living|being alive|"
+            r"existing|this life|everything and everyone|it all|this world)\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:think|thinking|thought|thoughts|fantasi[sz]e|fantasi[sz]ing|dream|dreaming|"
+            r"obsessed) (?:\w+ )?(?:about|of) (?:death|dying|being dead|not being here|"
+            r"not existing|not waking up|my (?:own )?death|my funeral|disappearing forever)\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:death|dying) (?:would be|sounds|seems|feels like) (?:a )?(?:relief|peaceful|"
+            r"better|nice|easier|the only way|an escape|freedom)\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:wouldn't|would not|don't|do not) (?:mind|care) (?:if i )?(?:dying|died|"
+            r"if i died|not waking up|never waking up|getting hit|if i got hit|"
+            r"if i didn't wake up)\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        r"\b(?:why|what) (?:am i|is the point of me) (?:even |still |even still )*(?:alive|here)\b",
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:wanna|want to|wan|wish i could|just want to) (?:\w+ ){0,2}(?:and|then|"
+            r"or) (?:just )?(?:die|dye|disappear forever|not wake up)\b|\b(?:can't|cant|"
+            r"cannot) wait (?:to|till i|until i|for the day i) (?:die|be dead|be gone|not exist|"
+            r"stop existing)\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\bi (?:should|need to|deserve to|ought to) (?:just )?(?:die|be dead|not exist|"
+            r"disappear)\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:want|wanna|wish i could|need to) (?:just )?(?:disappear|vanish|not exist|"
+            r"stop existing|fade away)\b(?! (?:for (?:a|the) (?:while|week|weekend|day|bit|few)|"
+            r"into|to|from|off|under|in (?:a|my|bed|the))\b)"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\bplease (?:just )?(?:let me die|kill me|end me)\b|\b(?:someone|somebody|"
+            r"anyone) (?:please )?(?:just )?(?:kill|end|shoot) me\b|\bkill me (?:please|already|"
+            r"pls|plz)\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        r"\b(?:want|wish|need) (?:someone|somebody) (?:to|would) (?:kill|shoot|end) me\b",
+    ),
+    (
+        "passive_ideation",
+        r"\b(?:not|never) (?:want|wanna) to be (?:alive|here) (?:any ?more|anymore|any longer)\b",
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:life|living) (?:is|feels) (?:too )?(?:exhausting|unbearable|too much to bear|"
+            r"torture)\b"
+        ),
+    ),
+    ("passive_ideation", r"\bi (?:can't|cant|cannot) (?:keep|stay) (?:living|alive|breathing)\b"),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:i'm|im|i am) (?:so )?(?:ready|waiting) (?:to die|for death|for it all to end|"
+            r"for the end)\b"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:want|wish|need) (?:it|everything|the pain|it all|this|my life|the world|"
+            r"life) (?:\w+ )?to (?:stop|end) (?:forever|for good|permanently)\b|\b(?:want|wish|"
+            r"need) (?:it all|everything|my life|life) to (?:end|be over)\b"
+        ),
+    ),
+    # --- active ideation: thoughts of killing oneself.
+    ("active_ideation", r"\b{KILLME}\b"),
+    (
+        "active_ideation",
+        (
+            r"\bsuicid(?:e|al|ality|ing)\w*|\bsuic\b|\bsui (?:thoughts|ideation|urges)\b|"
+            r"\bsuicide\w*|\bs[\W_]?(?:u|\*)[\W_]?icide\w*|\bsucid\w*"
+        ),
+    ),
+    (
+        "active_ideation",
+        (
+            r"\b(?:end|ending|finish|finishing) (?:it|things|everything)(?: all| for good|"
+            r" permanently| once and for all| now| tonight| today| soon)?\b(?! (?:with|here|early|"
+            r"for today|off|there|on|between|up)\b)(?=\s*(?:$|[.,!?;]|and|but|so|i|because|cause|"
+            r"cuz|tonight|today|now|soon|for good|permanently|once|all|lol|lmao|tbh|honestly|ngl|"
+            r"idk|fr|already))"
+        ),
+    ),
+    (
+        "active_ideation",
+        (
+            r"\b(?:thinking|thought|think|considering|considered|contemplating|fantasi[sz]ing|"
+            r"planning) (?:\w+ )?(?:about|of|on)? ?(?:killing myself|ending it|ending my life|"
+            r"ending things|taking my life|suicide|not being alive|offing myself|unaliving)\b"
+        ),
+    ),
+    (
+        "active_ideation",
+        (
+            r"\b(?:urges?|thoughts?) (?:to|of) (?:kill|end|hurt|harm) (?:myself|it all|my life)\b|"
+            r"\b(?:thoughts?|thinking|urges?|ideas?|fantasies) (?:of|about) (?:ending (?:it|"
+            r"things|my life|everything)|killing myself|suicide)\b"
+        ),
+    ),
+    (
+        "active_ideation",
+        (
+            r"\bhow (?:to|do i|do you|can i|could i) (?:kill (?:myself|yourself)|end (?:it|"
+            r"my life)|commit suicide|die (?:painlessly|quickly|peacefully|fast)|painlessly die)\b"
+        ),
+    ),
+    (
+        "active_ideation",
+        (
+            r"\b(?:painless|quick|easy|peaceful|quickest|easiest) (?:way|ways|method|"
+            r"methods) (?:to|of) (?:die|dying|go|end it|kill myself|suicide)\b"
+        ),
+    ),
+    # --- method or means.
+    (
+        "method",
+        (
+            r"\b(?:take|taking|took|swallow|swallowing|swallowed|down|downing|neck|necking|chug|"
+            r"gulp|gulping|eat|eating|pop|popping|od on|overdose on|"
+            r"overdosing on) (?:\w+ ){0,3}?(?:all|every|the whole|a whole|whole|a bunch|bunch|"
+            r"handful|handfuls|a handful|lots|a lot|loads|enough|too many|entire|bottle|box|boxes|"
+            r"packet|packets|pack|strip|month's|stash|everything)\b(?:\w+ |\W+){0,4}?{PILLS}"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:how many|how much|what dose|which dose|the dose|a dose|enough|"
+            r"how many of)\b(?:\s+\w+){0,3}? ?{PILLS}\b(?:\s+\w+){0,5}? (?:it (?:would|will|'d|"
+            r"does) take|would (?:it )?take|to (?:die|kill|end|od|overdose|not wake up|"
+            r"never wake up|be fatal|be lethal|stop my heart)|(?:would|will|could) (?:kill|"
+            r"be fatal|be lethal|be enough|do it|stop my heart)|is (?:lethal|fatal|deadly|"
+            r"enough to die))|\bhow many (?:\w+ )?(?:would|will|does it|do i need|it would|"
+            r"would it) (?:take|kill me|be lethal|be fatal)\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:thinking|think|thought|thoughts|fantasi[sz]ing|dreaming) (?:\w+ )?(?:about|"
+            r"of) (?:jumping|hanging myself|hanging|overdosing|drowning myself|drowning|slitting|"
+            r"shooting myself|throwing myself|stepping in front|gassing myself|poisoning myself|"
+            r"taking all)\b|\b(?:staring|stare|stared|keep looking|kept looking|"
+            r"can't stop looking|cant stop looking) at (?:the|my|that|those|these|"
+            r"a) (?:\w+ )?(?:rope|pills|gun|knife|blade|razor|noose|pill bottle|tracks|ledge|"
+            r"bridge|train tracks|medicine cabinet|window|balcony|edge)\b|\b(?:rope|belt|beam|"
+            r"hook|cord|scarf|ceiling fan|shower rod|door|banister|"
+            r"branch)\b(?:\s+\w+){0,2}? (?:would|will|could|can|might) (?:hold|take|"
+            r"support) (?:my weight|me)\b"
+        ),
+    ),
+    ("method", r"\b(?:overdos(?:e|ed|es|ing)|od'?ing|\bod\b|lethal dose|fatal dose|deadly dose)\b"),
+    (
+        "method",
+        (
+            r"\b{PILLS}\b(?:\s+\w+){0,4}? (?:to (?:die|end it|kill myself|not wake up|"
+            r"never wake up|do it|end (?:my|this)|overdose|od))\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:hang|hanging|hanged|hung) ?(?:my ?self|me)\b|\bnoose\b|\bneck myself\b|"
+            r"\bnecking myself\b|\bcommit (?:rope|neck)\b|\b(?:rope|roping) (?:my ?self|tonight|"
+            r"soon)\b|\bwanna rope\b|\bwant to rope\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:rope|cord|belt|scarf|cable|ligature)\b(?:\s+\w+){0,4}? (?:around|round|on|over|"
+            r"to) (?:my )?(?:neck|throat|ceiling|beam|door|banister|hook|tree)\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:strong enough|sturdy enough)\b(?:\s+\w+){0,3}? (?:to )?(?:hold|"
+            r"take) (?:my weight|me)\b|\b(?:tie|tying|tied) (?:a |the )?(?:noose|knot)\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:jump|jumping|leap|leaping|throw myself|throwing myself|step|stepping|fall|"
+            r"falling|drop|dropping|hurl myself|launch myself|yeet myself) (?:\w+ )?(?:off|from|"
+            r"out of|out|over|of) (?:a |the |that |this |my |our |an |some |top of (?:a |the |my |"
+            r"our )?)?(?:\w+ )?{HIGH}\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:stand|standing|stood|sit|sitting|sat|been|going|went|walked|climbed|climbing|"
+            r"climb) (?:\w+ )?(?:on|onto|at|to|up to|over) (?:the )?(?:edge|ledge|railing|roof|"
+            r"rooftop|top) (?:of )?(?:a |the |my |this |"
+            r"that )?(?:\w+ )?{HIGH}?\b(?=.{0,60}\b(?:jump|end|die|step off|fall|let go|"
+            r"push myself|over)\b)"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\bhow (?:high|tall|far) (?:\w+ ){0,4}(?:to (?:die|kill|be fatal)|would kill|"
+            r"is fatal|is enough|do i need|would i need|is lethal)\b|\bhigh enough (?:to )?(?:die|"
+            r"kill|be fatal)\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:jump|jumping|step|stepping|walk|walking|throw myself|throwing myself|lie down|"
+            r"lay down|lying|laying|stand|standing|run|running|drive|driving|swerve|swerving|"
+            r"crash|crashing) (?:\w+ )?(?:in front of|under|onto|into|on) (?:a |the |an |some |"
+            r"oncoming |moving )?(?:\w+ )?{VEHICLE}\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:get|getting|be|being) (?:hit|run over|killed) by (?:a |"
+            r"the )?(?:\w+ )?{VEHICLE}\b(?=.{0,40}\b(?:want|wish|hope|maybe|would|should|if i)\b)|"
+            r"\b(?:wish|hope|hoping|want) (?:\w+ ){0,3}(?:hit|run over) by (?:a |the )?\w*"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:drive|driving|crash|crashing|steer|steering|swerve|"
+            r"swerving) (?:my )?(?:car )?(?:into|off) (?:a |the |an |oncoming )?(?:\w+ )?(?:wall|"
+            r"tree|bridge|cliff|traffic|pole|barrier|river|lake|truck|lorry)\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:slit|slitting|slice|slicing|cut|cutting|open|"
+            r"opening) (?:open )?(?:my )?(?:wrists?|veins?|throat|arteries|artery)\b(?: open)?|"
+            r"\b(?:bleed|bleeding) (?:myself )?out\b|\bcut (?:deep|deeper|too deep|vertical|"
+            r"down the road)\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:knife|blade|razor|razors|blades|scalpel|glass|scissors|box cutter|boxcutter|"
+            r"sharpener)\b(?:\s+\w+){0,3}? (?:to|on|in|into|across|against|"
+            r"over) (?:my )?(?:wrists?|throat|veins?|neck|arms?|skin|thighs?|chest|heart)\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\bcarbon monoxide\b|\bgas (?:my ?self|oven)\b|\bexhaust (?:pipe|fumes|hose)\b|"
+            r"\bhose (?:from|to) the exhaust\b|\b(?:charcoal|helium|"
+            r"nitrogen) (?:\w+ ){0,3}(?:tent|bag|room|car|to die|in the car|hood|method)\b|"
+            r"\b(?:burn|burning|light|lighting) (?:\w+ )?charcoal\b|\b(?:turn|leave|leaving|"
+            r"turning) (?:on )?the gas\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:shoot|shooting|shot) (?:my ?self|me)\b(?! in the foot)|\b(?:gun|pistol|rifle|"
+            r"revolver|shotgun|barrel|bullet)\b(?:\s+\w+){0,3}? (?:to|in|into|against|through|"
+            r"at) (?:my )?(?:head|mouth|temple|brain|chin|heart)\b|\bblow my brains out\b|"
+            r"\beat a bullet\b|\bbullet (?:in|through) my\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:drown|drowning|drowned) (?:my ?self)\b|\b(?:walk|walking|swim|swimming|go|"
+            r"going|wade|wading|jump|jumping) (?:\w+ )?(?:into|in|out into) (?:the |a )?(?:sea|"
+            r"ocean|river|lake|water|waves|canal)\b(?=.{0,40}\b(?:never|not come back|"
+            r"not coming back|never coming back|not coming out|and not|don't come back|drown|die|"
+            r"end|gone|until|sink|stones?|forever)\b|\s*$)"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:drink|drinking|swallow|swallowing|down|take) (?:\w+ )?(?:bleach|antifreeze|"
+            r"poison|rat poison|pesticide|weedkiller|drain cleaner|cyanide|chemicals)\b|"
+            r"\bpoison (?:my ?self)\b|\bpoisoning myself\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:starve|starving) myself to death\b|\bdrink myself to death\b|\b(?:freeze|"
+            r"freezing) myself to death\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:knife|rope|pills|gun|razor|blood|coffin|grave|skull|bridge|train)(?: (?:knife|"
+            r"rope|pills|gun|razor|blood|coffin|grave|skull|bridge|train))+\b"
+        ),
+        "support",
+    ),
+    (
+        "method",
+        (
+            r"\b(?:my|the|a|his|dad's|mum's|mom's|these|those|all the|all my|"
+            r"some) (?:\w+ )?(?:gun|pistol|rifle|shotgun|rope|noose|pills|meds|tablets|blade|"
+            r"blades|razor|razors|charcoal)\b|\b(?:pills|rope|noose|blade|razor|"
+            r"gun)\b(?= (?:ready|are ready|is ready|waiting|in my (?:bag|hand|drawer|pocket)|"
+            r"on the (?:table|desk|bed)))"
+        ),
+        "support",
+    ),
+    # --- intent and plan.
+    (
+        "intent_plan",
+        (
+            r"\b{INTENT} (?:\w+ ){0,2}?(?:{KILLME}|die|end (?:it|things|everything)|jump|overdose|"
+            r"hang (?:my ?self)|shoot (?:my ?self)|slit|drown (?:my ?self)|take (?:all )?(?:my |"
+            r"the |these |those )?{PILLS}|swallow|walk into|step (?:off|in front)|throw myself|"
+            r"not be here|be gone|say goodbye|leave this world)\b"
+        ),
+    ),
+    (
+        "intent_plan",
+        (
+            r"\b(?:i|i've|ive|i have|i've got|ive got) (?:already )?(?:a|the|my) plan\b(?! (?:for|"
+            r"to (?:go|get|study|move|visit|finish|start|make|buy|see|meet|travel|learn|save|fix|"
+            r"talk|apply|quit|change|celebrate))\b)|\b(?:i've|ive|i have|i) (?:already )?(?:made|"
+            r"got|have|worked out|figured out|written|planned|picked|chosen|set|decided on) (?:a |"
+            r"the |my )?(?:plan|date|day|time|spot|place|method|bridge|way)\b(?! (?:for|to (?:go|"
+            r"get|study|move|visit|finish|start|make|buy|see|meet|travel|learn|save|fix|talk|"
+            r"apply|quit|change|celebrate|marry|propose))\b)(?=.{0,60}\b(?:die|end|kill|it|do it|"
+            r"jump|over|done|gone|suicide|pills|rope|bridge|roof|train|gun|tracks|building|spot|"
+            r"place|method)\b|\s*$)|\bthe plan is (?:to )?(?:die|end|kill|jump|take)\b|"
+            r"\b(?:i know|i've figured out|ive figured out|"
+            r"i worked out) (?:exactly )?how (?:i'm going to|im going to|i'll|i will|to) (?:do it|"
+            r"end it|die|kill myself)\b|\bplanned (?:it|everything|my death|my suicide) (?:out)?\b"
+        ),
+        "plan",
+    ),
+    (
+        "intent_plan",
+        (
+            r"\b(?:tonight|today|tomorrow|this) (?:is|'s|s) (?:the|my) (?:night|day)\b|"
+            r"\b(?:tonights|todays|tomorrows) the (?:night|day)\b|\b(?:it's|its|it is) (?:time|"
+            r"decided|over)\b|\b(?:i've|ive|i have|i) (?:decided|made up my mind|"
+            r"made my decision)\b|\b(?:i'm|im|i am) (?:done|ready)\b(?! (?:for|with (?:this|the|"
+            r"work|school|my)|to (?:go|start|eat|talk|order|leave for|work))\b)|"
+            r"\bno turning back\b"
+        ),
+        "support",
+    ),
+    (
+        "intent_plan",
+        (
+            r"\b(?:tonight|today|tomorrow|this) (?:is|'s|s) (?:my) (?:last night|last day)\b|"
+            r"\bthis is (?:my|the) last (?:day|night|week|message|time|text|post|goodbye|"
+            r"weekend)\b(?! (?:at|of|in|on|with|before|here|as|for|working|together|until|"
+            r"till)\b)|\bmy last (?:day|night|week|message|text|post|weekend) (?:on earth|alive|"
+            r"here|ever)\b|\b(?:by the time|when) (?:you|anyone|someone|they) (?:read|reads|see|"
+            r"sees|find|finds) this\b|\bi won't be (?:here|around|alive) (?:tomorrow|next week|"
+            r"much longer|for long|by|anymore|to see|after)\b|\bi'll be gone (?:soon|by|before|"
+            r"tomorrow|tonight)\b(?! (?:\w+ ){0,3}(?:on|for) (?:holiday|vacation|a trip|business|"
+            r"work|the weekend|leave)\b)|\bgoodbye (?:forever|everyone|world|cruel world|all)\b|"
+            r"\bthis is goodbye\b|\byou won't (?:hear from|see) me (?:again|anymore|after)\b|"
+            r"\bit (?:will|'ll) (?:all )?be over (?:soon|tonight|tomorrow)\b|\bnot (?:going to|"
+            r"gonna) be (?:here|around) (?:much longer|tomorrow|next week|for long)\b|\b(?:i've|"
+            r"ive|i have) made (?:my )?peace\b"
+        ),
+    ),
+    ("intent_plan", r"\b(?:going to|gonna|will|i'll) do it\b", "support"),
+    # --- preparatory behaviour.
+    (
+        "preparatory",
+        (
+            r"\b(?:wrote|write|writing|written|finished|left|leave|leaving|drafted|drafting|typed|"
+            r"typing|started) (?:\w+ ){0,2}?(?:suicide|goodbye|farewell|final|last|good bye|"
+            r"goodby) (?:note|notes|letter|letters|message|messages|video|texts?|emails?)\b|"
+            r"\bsuicide (?:note|letter)s?\b|\bgoodbye (?:notes?|letters?)\b"
+        ),
+    ),
+    (
+        "preparatory",
+        (
+            r"\b(?:said|saying|say|told|telling) (?:my |all my |our )?(?:goodbyes|good byes|"
+            r"farewells)\b|\b(?:said|saying|say) goodbye to (?:everyone|everybody|my (?:family|"
+            r"friends|kids|mom|mum|dad|cat|dog|sister|brother|parents)|people|all)\b(?! (?:at|"
+            r"before|after|because|for the (?:summer|holidays|weekend))\b)"
+        ),
+    ),
+    (
+        "preparatory",
+        (
+            r"\b(?:giving|gave|give|given|handing|handed|sold|"
+            r"selling) (?:away )?(?:all )?(?:of )?(?:my |away my )?(?:stuff|things|belongings|"
+            r"possessions|clothes|books|games|cat|dog|pets?|jewelry|jewellery|guitar|plants|"
+            r"collection|savings|everything i own)\b(?: away)?(?=.{0,50}\b(?:won't need|wont need|"
+            r"not going to need|don't need|last|anymore|after|since|before i|gone|won't be|"
+            r"no longer|for good|to people|away)\b|\s*$)"
+        ),
+    ),
+    (
+        "preparatory",
+        (
+            r"\b(?:won't|wont|will not|not going to|don't|dont|never) (?:be )?need(?:ing)? (?:my|"
+            r"any of my|these|those|them|the|any) ?(?:things|stuff|clothes|belongings|books|"
+            r"stuff anymore|possessions|money|savings|phone|room)?\b(?=.{0,20}\b(?:anymore|"
+            r"any more|after|much longer|where i'm going|soon|now|again)\b|\s*$)"
+        ),
+    ),
+    (
+        "preparatory",
+        (
+            r"\b(?:wrote|write|writing|written|made|make|making|updated|updating|drew up|finished|"
+            r"sorted) (?:out )?(?:a |my )?(?:will|affairs)\b(?=.{0,40}\b(?:after|gone|in case|"
+            r"just in case|when i'm|for when|so (?:my|they|everyone)|before i)\b)|\b(?:put|"
+            r"putting|got|getting|sorted|sorting) (?:all )?(?:my )?(?:affairs|things|everything|"
+            r"life) in order\b(?=.{0,40}\b(?:after|gone|in case|so|before|for when|won't|last)\b|"
+            r"\s*$)"
+        ),
+    ),
+    (
+        "preparatory",
+        (
+            r"\b(?:saving|saved|save|stockpil\w*|hoard\w*|collecting|collected|stash\w*|storing|"
+            r"stored|hiding|hid|hidden|keeping|kept|getting|got|bought|buying|buy|ordered|order|"
+            r"ordering|picked up|acquired|stocking up on|"
+            r"stocked up on) (?:up )?(?:\w+ ){0,3}?{PILLS}\b(?=.{0,60}\b(?:for|in case|until|"
+            r"enough|when|to|just|all|so|months|weeks|die|end|night|plan|ready|secretly|drawer|"
+            r"lots|hundred|\d+)\b|\s*$)"
+        ),
+    ),
+    (
+        "preparatory",
+        (
+            r"\b(?:bought|buying|buy|ordered|ordering|got|getting|found|picked up|acquired|"
+            r"looking for|looked for|searching for|looked up|researched|googled|googling|"
+            r"researching) (?:\w+ ){0,2}?(?:a |the |some )?(?:rope|noose|gun|pistol|rifle|"
+            r"charcoal|helium|blades?|razors?|razor blades|poison|bleach|ligature)\b"
+        ),
+    ),
+    (
+        "preparatory",
+        (
+            r"\b(?:looked up|looking up|researched|researching|googled|googling|read up on|"
+            r"reading about|watching videos about|searched|"
+            r"searching) (?:\w+ ){0,3}?(?:how to (?:die|kill|hang|overdose|end)|methods|"
+            r"ways to die|lethal|painless|suicide|overdose|how many pills|the tallest|bridges|"
+            r"how high)\b"
+        ),
+    ),
+    (
+        "preparatory",
+        (
+            r"\b(?:found|picked|chose|chosen|scouted|checked out|visited) (?:a |the )?(?:perfect |"
+            r"good |right |high )?(?:spot|place|bridge|building|roof|tree|location|"
+            r"method)\b(?=.{0,40}\b(?:for it|to do it|to jump|to end|to die|where|for when|"
+            r"for tonight|high enough)\b)"
+        ),
+    ),
+    (
+        "preparatory",
+        (
+            r"\b(?:left|leaving|leave|write|wrote|writing) (?:\w+ ){0,3}(?:letters?|notes?|"
+            r"messages?) (?:for|to) (?:everyone|my (?:family|kids|mom|mum|dad|parents|wife|"
+            r"husband|partner|friends|sister|brother)) (?:to (?:find|read)|for after|for when|"
+            r"explaining why|so they know|saying (?:goodbye|sorry))\b"
+        ),
+    ),
+    (
+        "preparatory",
+        (
+            r"\b(?:deleted|deleting|cancelled|canceled|cancelling|closed|"
+            r"closing) (?:\w+ ){0,2}?(?:all )?(?:my )?(?:accounts|subscriptions|social media|"
+            r"socials)\b(?=.{0,50}\b(?:won't need|wont need|not going to need|don't need|last|"
+            r"anymore|after|gone|won't be|no longer|for good|before|ready|doesn't matter)\b)"
+        ),
+    ),
+    (
+        "preparatory",
+        (
+            r"\b(?:take care of|look after|have|keep) (?:my )?(?:cat|dog|kids|pets?|plants|things|"
+            r"stuff) (?:for me )?(?:when|after|once) i(?:'m| am)? (?:gone|not here|dead)\b|"
+            r"\b(?:when|after|once) i(?:'m| am| am) (?:gone|dead|no longer here|not around)\b"
+        ),
+    ),
+    # --- current self-harm.
+    (
+        "self_harm",
+        (
+            r"\b(?:cut|cutting|cuts|cutted|carve|carving|carved|slice|slicing|sliced|scratch|"
+            r"scratching|scratched|burn|burning|burned|burnt|hit|hitting|punch|punching|punched|"
+            r"bite|biting|bit|stab|stabbing|stabbed) (?:my ?self|me|my (?:arms?|wrists?|legs?|"
+            r"thighs?|skin|stomach|hips?|body|hands?|face|ankles?))\b(?! (?:free|loose|off from|"
+            r"out of|some slack|up on)\b)"
+        ),
+    ),
+    (
+        "self_harm",
+        (
+            r"\b(?:hurt|hurting|hurts|harm|harming|harmed|injure|injuring|injured|punish|"
+            r"punishing|punished|mutilate|mutilating) (?:my ?self)\b(?! (?:at the gym|playing|"
+            r"lifting|skiing|running|during|in (?:a|the) (?:game|match|fall|gym|accident)|falling|"
+            r"tripping)\b)"
+        ),
+    ),
+    (
+        "self_harm",
+        (
+            r"\bself[- ]?(?:harm|harming|harmed|injury|injuring|mutilation|mutilate|"
+            r"hatred and cutting)\b|\bself ?inflicted\b|\bselfharm\w*"
+        ),
+    ),
+    (
+        "self_harm",
+        (
+            r"\b(?:relaps\w*|urges?|clean|scars?|cuts?|wounds?) (?:\w+ ){0,2}?(?:on |to |from |"
+            r"of |with )?(?:sh|self harm|cutting|the blade)\b|\bsh (?:urges|scars|relapse|"
+            r"again)\b|\b(?:started|start|starting|went back to|back to|relapsed into|"
+            r"been) (?:cutting|burning myself|hurting myself|scratching)\b(?! (?:the|a|my hair|"
+            r"back on|down|onions|vegetables|costs|class|corners|paper|bread|wood|sugar|carbs)\b)"
+        ),
+    ),
+    (
+        "self_harm",
+        (
+            r"\b(?:fresh|new|deep|bleeding|open) (?:cuts|wounds|scars|gashes)\b|\b(?:cuts|scars|"
+            r"wounds|marks|burns) (?:on|all over|across|up and down) my (?:arms?|wrists?|legs?|"
+            r"thighs?|skin|stomach|hips?|body)\b|\b(?:made|make|making) (?:my ?self) bleed\b|"
+            r"\buntil (?:i|it) bled?\b|\btill (?:i|it) bleeds?\b"
+        ),
+    ),
+    (
+        "self_harm",
+        (
+            r"\b(?:cutting|cut) again\b|\bi cut (?:again|last night|tonight|today|yesterday|"
+            r"deeper|this morning)\b|\b(?:pick|picking|picked|rip|ripping) (?:my skin|"
+            r"at my skin) (?:until|till|off)\b|\bbang(?:ing)? my head (?:against|on|"
+            r"into) (?:the )?(?:wall|floor|door|desk)\b"
+        ),
+    ),
+    (
+        "self_harm",
+        (
+            r"\b(?:blade|blades|razor|razors|lighter|cigarette|compass|safety pin|"
+            r"pencil sharpener|sharpener) (?:\w+ ){0,3}?(?:on|into|against|to) (?:my )?(?:skin|"
+            r"arms?|wrists?|legs?|thighs?|stomach|hips?|body)\b"
+        ),
+    ),
+    # --- being a burden.
+    (
+        "burden",
+        (
+            r"\b(?:better|happier|easier|fine|okay|ok|relieved|free|lighter) (?:off )?(?:without|"
+            r"w/o|w/out) me\b|\bwithout me (?:around |here )?(?:everyone|everybody|they|the world|"
+            r"my family|you|people|things)(?:'d| would| will|'ll)? (?:be )?(?:better|happier|fine|"
+            r"easier|relieved|free)\b"
+        ),
+    ),
+    (
+        "burden",
+        (
+            r"\b(?:everyone|everybody|they|people|my family|the world|my kids|my parents|"
+            r"my friends|my wife|my husband|my partner|you all|you guys|he|she)(?:'d| would| will|"
+            r"'ll)? (?:\w+ )?(?:be )?(?:better|happier|fine|relieved|okay|glad|free|"
+            r"easier)(?: off)? (?:if|when|once) i(?: just| simply)?(?:'m| am| was| were| wasn't|"
+            r" weren't| died| die|"
+            r" disappear| disappeared| vanish| vanished| left| left for good| gone| never existed|"
+            r" didn't exist)\b(?! (?:at home|away for|"
+            r"on (?:holiday|vacation)|out|busy)\b)"
+        ),
+    ),
+    (
+        "burden",
+        (
+            r"\b(?:i'm|im|i am|i feel like|feel like|i'm just|i'm only|just|i've become|i became|"
+            r"being|to be) (?:\w+ )?(?:a |such a |the |an |nothing but a |only a |just a |"
+            r"the biggest )?(?:burden|drain|weight|waste of (?:space|oxygen|air|life|skin)|"
+            r"problem for everyone|dead weight|mistake|"
+            r"disappointment to everyone)\b(?! (?:at work|to carry|of proof|of history)\b)"
+        ),
+    ),
+    (
+        "burden",
+        (
+            r"\b(?:burden|burdening) (?:to|on|for) (?:everyone|everybody|my|them|you|people|"
+            r"others|the people)\b|\b(?:no one|nobody|noone|none of them|not one person) (?:would|"
+            r"will|'d|is going to|gonna) (?:even )?(?:miss|notice|care|cry|mourn|"
+            r"come to my funeral)(?: me)?(?:[ ,]+(?:if|when|once) (?:i|i'm|im)\b|(?: me)?\s*$|"
+            r" me\b)"
+        ),
+    ),
+    (
+        "burden",
+        (
+            r"\b(?:won't|wont|will not|not going to|not gonna|i'll stop|"
+            r"stop) (?:be(?:ing)? )?(?:a )?(?:problem|burden|bother|trouble|nuisance|annoyance|"
+            r"in the way|in anyone's way|weight)(?: (?:for|to|on) (?:anyone|anybody|you|them|"
+            r"everyone|anyone else))? (?:much longer|for long|anymore|any longer|soon|"
+            r"after (?:tonight|today|this)|again)\b|\b(?:soon|after this|"
+            r"after tonight) (?:i )?(?:won't|wont|will not) (?:be )?(?:a )?(?:problem|burden|"
+            r"bother) (?:for|to) (?:anyone|anybody|you|them|everyone)\b"
+        ),
+    ),
+    (
+        "burden",
+        (
+            r"\bi (?:ruin|ruined|destroy|make worse|wreck) (?:everything|everyone's lives|"
+            r"everyone's life|it for everyone|their lives)\b(?=.{0,40}\b(?:without me|gone|better|"
+            r"should|die|disappear)\b|\s*$)|\b(?:they|everyone|everybody|people|"
+            r"my family) (?:would|will|'d) be (?:glad|relieved|happy) (?:if|when) i(?:'m| was|"
+            r" were)? (?:gone|dead|died|not here)\b"
+        ),
+    ),
+    (
+        "burden",
+        (
+            r"\b(?:the world|everyone|my family|they|you|people) (?:doesn't|don't|do not|does not|"
+            r"wouldn't|would not) (?:need|want|miss) me\b(?=.{0,40}\b(?:here|alive|around|anymore|"
+            r"gone)\b|\s*$)"
+        ),
+    ),
+    # --- hopelessness about living.
+    (
+        "hopelessness",
+        (
+            r"\b(?:no|zero|not any|not a|there's no|theres no|there is no|don't see any|"
+            r"dont see any|can't see any|cant see any|don't see the|cant see the|can't see the|"
+            r"dont see the) (?:\w+ )?(?:point|reason|purpose|use|sense|meaning) (?:\w+ )?(?:in |"
+            r"to |of |for )?(?:living|live|life|being alive|going on|carrying on|trying|existing|"
+            r"keep(?:ing)? going|keep(?:ing)? living|continuing|anything|me being here|waking up|"
+            r"getting up|"
+            r"staying alive|me|my life|it all|fighting|being here|any of it|"
+            r"this life)\b(?! (?:this (?:course|class|job|module|meeting)|with (?:him|her|them)|"
+            r"in (?:that|this) (?:job|class|course|app|game))\b)"
+        ),
+    ),
+    (
+        "hopelessness",
+        (
+            r"\bwhat(?:'s| is|s)? (?:even )?the point (?:of |in )?(?:living|life|being alive|"
+            r"going on|anything|it all|me|existing|waking up|trying anymore|any of it|even trying|"
+            r"carrying on|this life)\b"
+        ),
+    ),
+    (
+        "hopelessness",
+        (
+            r"\b(?:life|living|my life|existence|everything|being alive|my existence) (?:is|feels|"
+            r"seems|has become|became|'s) (?:\w+ )?(?:pointless|meaningless|worthless|hopeless|"
+            r"not worth (?:living|it)|empty and pointless|a waste|over)\b|\b(?:life|it) (?:isn't|"
+            r"is not|isnt|aint|ain't) worth (?:living|it anymore|it any more)\b|"
+            r"\bnot worth living\b"
+        ),
+    ),
+    (
+        "hopelessness",
+        (
+            r"\bnothing (?:\w+ )?(?:to live for|left (?:to live for|for me|to lose))\b|\b(?:no|"
+            r"nothing|nothin) (?:left )?to live for\b|\bno (?:reason|reasons) to (?:live|stay|"
+            r"keep going|go on|get up)\b"
+        ),
+    ),
+    (
+        "hopelessness",
+        (
+            r"\b(?:nothing|it|things|life|my life|this|it all|everything)(?:'s| is| will|"
+            r" is going to| isn't going to| won't|'ll)? (?:\w+ )?(?:ever |never )(?:get|gonna get|"
+            r"going to get|be|change|improve|feel|going to be) (?:any )?(?:better|okay|ok|good|"
+            r"different|easier)\b(?! (?:with|for|at|in|on|about) (?:this|the|that|my|our|"
+            r"these) (?:\w+ )?(?:printer|team|car|phone|wifi|laptop|project|job|game|weather|"
+            r"traffic|city|government|economy|show|app|landlord|boss|course|class)\b)|\bit(?:'s|"
+            r" is) (?:never|not ever) (?:going to|gonna) (?:get|be) (?:better|okay|ok)\b|"
+            r"\bnothing (?:will|is going to|'s going to|gonna) (?:ever )?(?:change|get better|"
+            r"help|improve)\b(?! (?:with|for|at|in|on|about) (?:this|the|that|my|our|"
+            r"these) (?:\w+ )?(?:printer|team|car|phone|wifi|laptop|project|job|game|weather|"
+            r"traffic|city|government|economy|show|app|landlord|boss|course|class)\b)|"
+            r"\bnever (?:going to|gonna) get better\b"
+        ),
+    ),
+    (
+        "hopelessness",
+        (
+            r"\b(?:can't|cant|cannot|can not|unable to|couldn't) (?:\w+ )?(?:go on|keep going|"
+            r"carry on|do this|take (?:it|this|any more|anymore)|keep living|live like this|"
+            r"handle (?:this|it|life) anymore|hold on|keep fighting|cope|continue living|"
+            r"bear (?:it|this|life)|survive this|face another day|keep doing this|do life|"
+            r"get through another day|take much more)\b(?! (?:the|a|an|that|my|our|their|his|her|"
+            r"holiday|vacation|social|tiktok|instagram|facebook|twitter|stage|air|about|"
+            r"at)\b)(?! (?:with (?:this|the|these|our|you|today)|today|talking|answering|"
+            r"the session|this session|right now,? (?:can|let)|for today|for now|another question|"
+            r"(?:any|one) more questions?)\b)"
+        ),
+    ),
+    (
+        "hopelessness",
+        (
+            r"\b(?:don't|dont|do not|no longer) (?:\w+ )?(?:want|wanna) (?:\w+ )?(?:to )?(?:go on|"
+            r"carry on|keep going|keep fighting|continue living|keep trying|try anymore|"
+            r"fight anymore|do this anymore|do life)\b(?! (?:the|a|an|that|my|our|their|his|her|"
+            r"holiday|vacation|social|tiktok|instagram|facebook|twitter|stage|air|about|"
+            r"at)\b)(?! (?:with (?:this|the|these|our|you|it|today|my studies|the course)|today|"
+            r"talking|answering|the session|this session|for today|for now|like this (?:for today|"
+            r"right now))\b)"
+        ),
+    ),
+    (
+        "hopelessness",
+        (
+            r"\b(?:no|zero|not any|there's no|theres no|there is no|see no|don't see a|"
+            r"can't see a|cant see a) (?:\w+ )?(?:way out|hope|future|light|escape|way forward|"
+            r"end to this|other way|other option|solution)\b(?! (?:for|in|with|on) (?:the|this|"
+            r"our|that|my|their|his|her) (?:\w+ )?(?:team|project|company|game|match|car|plant|"
+            r"relationship|business|season|economy|job|plan|idea|phone|printer|exam|class|course|"
+            r"show|series|band)\b)|\bhope(?:less|lessness)\b|\blost (?:all )?hope\b(?! (?:in|for|"
+            r"on|with) (?:the|this|our|that|my|their|his|her) (?:\w+ )?(?:team|project|company|"
+            r"game|match|car|plant|relationship|business|season|economy|job|plan|idea|phone|"
+            r"printer|exam|class|course|show|series|band)\b)|\bgive up on (?:life|living|"
+            r"everything|myself|me)\b|\bgiven up on (?:life|living|everything|myself)\b|\b(?:i|"
+            r"i've|ive|i have) given up\b|\bi give up\b(?! on (?:this|the|that|him|her|them|"
+            r"trying to|the idea|cooking|dating|finding|learning)\b)"
+        ),
+    ),
+    (
+        "hopelessness",
+        (
+            r"\b(?:i'm|im|i am|i feel|feeling|so) (?:\w+ )?(?:trapped|"
+            r"stuck) (?:\w+ ){0,2}(?:no way out|forever|with no escape|in my own life|"
+            r"in this life)\b|\bi (?:just )?(?:can't|cant) (?:anymore|any more)\b|\b(?:i'm|im|"
+            r"i am) (?:so )?(?:done|finished|over it)\. ?(?:with )?(?:everything|it all|"
+            r"all of it)\b|\bi'm at the end of my rope\b"
+        ),
+    ),
+    (
+        "hopelessness",
+        (
+            r"\b(?:i'm|im|i am|i feel) (?:completely |totally |utterly )?(?:hopeless|"
+            r"worthless and hopeless|beyond help|beyond saving|a lost cause|unfixable|"
+            r"broken beyond repair)\b|\bnothing matters anymore\b|\bno one can help me\b|"
+            r"\bit's too late for me\b|\bthere's no hope for me\b"
+        ),
+    ),
+]
+
+NEGATIVES: list[tuple[str, str]] = [
+    # Exaggeration idioms: each excuses only the words it covers.
+    (
+        "idiom",
+        (
+            r"\b(?:is|are|was|were|s|'s|it's|its|they're|you're|youre|keeps|keep|been|be|"
+            r"literally|lowkey|slowly|totally|actually|seriously)\s+(?:\w+ )?(?:killing|kiling|"
+            r"murdering) me\b"
+        ),
+    ),
+    (
+        "idiom",
+        (
+            r"\bkill(?:ing|s|ed)? (?:me|myself)\b (?:with|over|for|at|to get|trying to|to make|on|"
+            r"by|doing|studying|working|cleaning|laughing)\b(?:\s+\w+){0,3}"
+        ),
+    ),
+    (
+        "idiom",
+        (
+            r"\b(?:could|would|i'd|id) (?:\w+ )?(?:kill|die) for (?:a|an|some|one|that|this|those|"
+            r"these|the|another|it)\b|\bdying (?:to|for) (?:see|try|know|meet|go|get|hear|watch|"
+            r"read|visit|tell|eat|have|find|play|hug|a |an |some |the |that |this |my )\b|"
+            r"\b(?:to die for)\b"
+        ),
+    ),
+    (
+        "idiom",
+        (
+            r"\b(?:almost|nearly|literally|practically|basically|just) (?:\w+ )?(?:died|dying|"
+            r"dead|die) (?:laughing|of (?:laughter|embarrassment|boredom|shame|cringe|heat|thirst|"
+            r"hunger|happiness|excitement|envy)|from (?:laughing|embarrassment|boredom|shame|"
+            r"cringe|the heat|cuteness|excitement))\b|\b(?:die|died|dying|dead|kill me|"
+            r"killing me) (?:of|from) (?:laughter|laughing|embarrassment|boredom|cringe|shame|"
+            r"cuteness|curiosity|the heat|heat|jealousy|envy|excitement|happiness)\b|"
+            r"\bbored to death\b|\bscared to death\b|\bsick to death of\b|\bworried to death\b|"
+            r"\bdead tired\b|\bdead on my feet\b|\bdead (?:end|line|battery|phone)\b"
+        ),
+    ),
+    (
+        "idiom",
+        (
+            r"\bkill(?:ing|ed)? (?:time|it|two birds|the vibe|the mood|the lights|the engine|"
+            r"the process|the app|the game|the bug|the battery|my (?:boss|brother|sister|mom|dad|"
+            r"roommate|teacher))\b|\b(?:kill|hang) (?:me|myself) (?:now )?if (?:i|this|that)\b|"
+            r"\bi'll kill (?:him|her|them|you)\b"
+        ),
+    ),
+    (
+        "idiom",
+        (
+            r"\b(?:ugh|lol|lmao|omg|haha|ffs|god|honestly|seriously|literally)[,.! ]+(?:just |"
+            r"someone )?kill me(?: now)?\b(?=.{0,40}\b(?:meeting|exam|monday|homework|lecture|"
+            r"traffic|queue|work|email|this|another|class|boss|party|call)\b)|"
+            r"\bkill me now\b(?=.{0,40}\b(?:meeting|exam|monday|homework|lecture|traffic|queue|"
+            r"work|email|another|class|boss|party|call)\b)"
+        ),
+    ),
+    (
+        "idiom",
+        (
+            r"\b(?:shoot|shot) (?:my ?self) in the foot\b|\bshoot me (?:a|an) (?:text|message|"
+            r"email|dm|call)\b|\b(?:hang|hanging) (?:my|the) (?:coat|jacket|laundry|clothes|"
+            r"picture|pictures|painting|shelves|curtains)\b"
+        ),
+    ),
+    (
+        "idiom",
+        (
+            r"\b(?:overdos\w*|od'?d|od'?ing|od) on (?:coffee|caffeine|sugar|netflix|chocolate|"
+            r"memes|tv|anime|k-?dramas|work|candy|carbs|cheese|pizza|youtube|tiktok|nostalgia|"
+            r"cuteness|energy drinks|vitamins|happiness|drama|love|reality tv)\b"
+        ),
+    ),
+    (
+        "idiom",
+        (
+            r"\b(?:i'd|id|i would) rather die than\b(?:\s+\w+){0,2}|\bi(?:'m| am|"
+            r"m) dead\b(?= *(?:lol|lmao|haha|skull|💀|😂|$))|\b(?:you|that|this|he|she) (?:are|is|"
+            r"was) killing me\b|\bdying of (?:laughter|embarrassment)\b|\bsuicide (?:squad|"
+            r"mission|run|doors|blonde|drill|sprint|burpees|lane|shift)\b|"
+            r"\bsuicide (?:is painless)\b"
+        ),
+    ),
+    (
+        "idiom",
+        (
+            r"\b(?:this|the|that|my|our|their) (?:\w+ )?(?:is|are|was|were) (?:so |totally |"
+            r"absolutely )?(?:hopeless|pointless)\b(?=.{0,15}\b(?:lol|haha|at|with|but|anyway)\b)|"
+            r"\b(?:i'm|im|i am) (?:hopeless|useless) at (?:\w+)\b|\bhopeless (?:romantic|case at|"
+            r"at)\b|\b(?:a )?lost cause (?:at|with|in)\b"
+        ),
+    ),
+    (
+        "idiom",
+        (
+            r"\b(?:can't|cant|cannot) (?:take|stand|bear) (?:it|this|that) (?:any ?more|"
+            r"any longer)\b(?=[^.!?;]{0,30}\b(?:noise|neighbou?rs?|traffic|heat|weather|printer|"
+            r"wifi|internet|commute|construction|drilling|music|snoring|meetings?|boss|landlord|"
+            r"rain|queue|line)\b)|\b(?:i'm |im |i am )?(?:a |so |such a )?hopeless (?:romantic|at|"
+            r"with|case at)\b|\b(?:i feel|feel|i'm|im|i am) (?:like )?(?:a |"
+            r"such a )?burden (?:when|if) i (?:ask|need|call|text|rely|talk|lean|"
+            r"have to ask)\b[^.!?;\n]{0,40}"
+        ),
+    ),
+    (
+        "purpose",
+        (
+            r"\b(?:bought|buying|buy|got|getting|ordered|ordering|"
+            r"picked up) (?:\w+ ){0,2}?(?:rope|ropes|charcoal|blades?|razors?|bleach|rat poison|"
+            r"a gun|helium) (?:\w+ )?(?:for|to) (?:the |a |my |our )?(?:camping|climbing|hiking|"
+            r"boat|sailing|garden|washing|laundry|clothes ?line|tent|dog|swing|gym|crafts?|bbq|"
+            r"barbecue|grill|cleaning|party|balloons|shaving|hunting|range|work|kitchen|bathroom|"
+            r"moving)\b|\b(?:said|saying|say) (?:my )?goodbyes? (?:\w+ ){0,3}?(?:before|at|"
+            r"after) (?:moving|leaving|the (?:trip|flight|airport|station|holiday|party)|"
+            r"my (?:flight|trip|holiday)|heading|going)\b|\b(?:i'll|ill|i will|i'm going to|"
+            r"im going to|i won't|i wont)? ?(?:be gone|be away|not be (?:here|around)|"
+            r"won't be (?:here|around))\b(?:\s+\w+){0,4}? (?:on|for) (?:holiday|vacation|a trip|"
+            r"business|work|the weekend|a week|a few days|leave)\b"
+        ),
+    ),
+    # Accidents.
+    (
+        "accident",
+        (
+            r"\b(?:accidentally|accidently|by accident|accidently|"
+            r"i slipped and) (?:\w+ ){0,2}?(?:cut|burn(?:ed|t)?|hurt|hit|sliced|stabbed|scratched|"
+            r"poisoned|overdosed|shot)\b(?:\s+\w+){0,4}|\b(?:cut|burn(?:ed|t)?|hurt|sliced|"
+            r"scratched|nicked|stabbed) (?:my ?self|my (?:finger|thumb|hand|leg|knee|arm|foot|lip|"
+            r"chin)) (?:\w+ ){0,2}?(?:while|when|chopping|slicing|cutting|shaving|cooking|making|"
+            r"opening|on (?:a |the |some )|with (?:a|the) (?:knife|razor|can|tin|paper|grater|"
+            r"peeler|scissors) (?:while|when|chopping|slicing|cooking|shaving|opening)|"
+            r"by accident|accidentally|at (?:the )?(?:gym|work|training|practice)|playing|lifting|"
+            r"skiing|running|falling|tripping|in (?:the|a) (?:kitchen|game|match|fall|"
+            r"garden))\b(?:\s+\w+){0,5}"
+        ),
+    ),
+    (
+        "accident",
+        (
+            r"\b(?:hurt|injured|pulled|strained|twisted|sprained|tweaked) (?:my ?self|my (?:back|"
+            r"knee|ankle|wrist|shoulder|neck)) (?:\w+ ){0,2}?(?:at|during|while|when|playing|"
+            r"lifting|running|skiing|in)\b(?:\s+\w+){0,4}"
+        ),
+    ),
+    # Devices and things that die.
+    (
+        "device",
+        (
+            r"\b(?:phone|laptop|battery|batteries|computer|pc|car|tablet|charger|headphones|"
+            r"earbuds|plant|plants|flowers|fish|hamster|goldfish|tree|cactus|basil|orchid|"
+            r"succulent|tomatoes|garden|console|kindle|mouse|keyboard|tv|router|printer|vibe|"
+            r"party|conversation|group chat|server|engine) (?:\w+ ){0,2}?(?:is|are|was|were|keeps|"
+            r"just|finally|totally|has|have)? ?(?:dying|died|dead|dies|die|killed|gonna die|"
+            r"about to die)\b"
+        ),
+    ),
+    (
+        "device",
+        (
+            r"\b(?:kill|killed|killing) (?:the |my |a )?(?:process|app|task|server|tab|program|"
+            r"battery|plant|plants|weeds|spider|bugs|mosquito|fly|lights|music|engine|game|boss)\b"
+        ),
+    ),
+    # Someone else's crisis (reported), up to the first word about the client themself.
+    (
+        "third_party",
+        (
+            r"\b(?:friend|friends|bestie|bff|bf|gf|boyfriend|girlfriend|brother|bro|sister|sis|"
+            r"mom|mum|mother|dad|father|son|daughter|cousin|classmate|coworker|co-worker|"
+            r"colleague|roommate|flatmate|partner|husband|wife|neighbou?r|client|patient|student|"
+            r"kid|child|aunt|uncle|grandma|grandpa|grandmother|grandfather|niece|nephew|teacher|"
+            r"he|she|they|someone|somebody|people|person|teenager|teens|guy|girl|man|woman|ex|"
+            r"stepdad|stepmom|everyone in|his|her|their|celebrity|singer|"
+            r"actor)\b{CLAUSE}(?:\b(?:kill|killed|kills|killing) (?:himself|herself|themselves|"
+            r"themself)\b|\b(?:wants?|wanted|wanting) to (?:die|kill)\b|\bsuicid\w*|"
+            r"\bself[- ]?harm\w*|\boverdos\w*|\b(?:cuts?|cutting|hurts?|hurting|harming|"
+            r"burns?) (?:himself|herself|themselves)\b|\bhang(?:ed)? (?:himself|herself|"
+            r"themselves)\b|\bjump(?:ed)? (?:off|from)\b[^.!?;\n]{0,30}|"
+            r"\bbetter off without (?:him|her|them)\b|\b(?:burden|hopeless|"
+            r"no point)\b[^.!?;\n]{0,30})"
+        ),
+    ),
+    (
+        "third_party",
+        (
+            r"\b(?:he|she|they|friend|brother|sister|mom|mum|mother|dad|father|son|daughter|"
+            r"partner|husband|wife|kid|cousin|someone|client|patient|student|roommate|flatmate|"
+            r"coworker|colleague|boyfriend|girlfriend|bf|gf|bestie|neighbou?r|teacher|aunt|uncle|"
+            r"grandma|grandpa)\b (?:\w+ ){0,4}?(?:said|says|told|tells|texted|wrote|posted|"
+            r"keeps saying|kept saying|admitted|confessed|mentioned|thinks|thought|feels|"
+            r"felt)(?: me| us| that)?(?: that)?(?: (?:he|she|they))? (?:\w+ ){0,2}?(?:wants?|"
+            r"wanted|is going to|was going to|wanna|plans?|planned|might|would|will|feels?|felt|"
+            r"has been|had been|is|was)\b{CLAUSE}"
+        ),
+    ),
+    # Fiction and academic mentions, up to the first word about the client themself.
+    (
+        "fiction",
+        (
+            r"\b(?:movie|movies|film|films|book|books|novel|novels|story|stories|show|shows|"
+            r"series|episode|episodes|game|games|anime|manga|comic|comics|character|characters|"
+            r"protagonist|villain|hero|heroine|plot|song|songs|lyrics?|play|poem|poems|fanfic|"
+            r"fanfiction|screenplay|script|chapter|scene|season finale|hamlet|romeo|juliet|"
+            r"ophelia|sitcom|drama|k-?drama|documentary|podcast|video essay|tv series|netflix|"
+            r"narrator|author|writer)\b{CLAUSE}"
+        ),
+    ),
+    (
+        "academic",
+        (
+            r"\b(?:essay|essays|paper|papers|article|articles|research|thesis|dissertation|"
+            r"lecture|lectures|presentation|report|reports|course|seminar|webinar|workshop|"
+            r"training|statistics|stats|prevention|awareness|hotline|helpline|literature|survey|"
+            r"assignment|homework|campaign|volunteering|psychology|psychiatry|sociology|module|"
+            r"textbook|journal|conference|policy|documentary|podcast|epidemiology|risk factors|"
+            r"screening|questionnaire|guidelines|charity|fundraiser|quiz|curriculum|first aid|"
+            r"case study|study|studies|class|exam|lesson|news|headline|statistic)\b{CLAUSE}"
+        ),
+    ),
+    (
+        "academic",
+        (
+            r"\b(?:suicid\w*|self[- ]?harm\w*|overdos\w*) (?:prevention|awareness|rates?|"
+            r"statistics|research|risk|hotline|helpline|crisis line|among|in (?:teens|adolescents|"
+            r"men|women|young people|the uk|the us|japan|veterans)|data|studies|study|screening|"
+            r"assessment|protocol|policy|training|attempt survivors|survivors|bereavement|loss|"
+            r"is a (?:leading|major)|cases|epidemic|contagion|clusters?|methods in|"
+            r"and the media)\b(?:[^.!?;\n]{0,40})"
+        ),
+    ),
+    # Negated statements, truly negated ("I would never kill myself"; not "I don't want to live").
+    (
+        "negation",
+        (
+            r"\b(?:would|will|could|i'd|id|i'll|ill|i)? ?(?:never|not|no|wouldn't|won't|wont|"
+            r"don't|dont|didn't|do not) (?:ever |really |actually |seriously |"
+            r"even )?(?:\w+ )?(?:kill|hurt|harm|end) (?:my ?self|my life|it)\b(?:\s+\w+){0,2}|"
+            r"\b(?:i'm|im|i am|i'm really|i'm definitely|i was|i've never been|never been|"
+            r"not feeling|i'm not feeling) (?:not |never )(?:\w+ )?(?:suicidal|going to (?:kill|"
+            r"hurt|harm) (?:my ?self)|going to do anything|a danger to myself|in danger)\b|"
+            r"\bnot (?:suicidal|thinking (?:about|of) (?:suicide|killing myself|ending it|dying|"
+            r"hurting myself))\b|\bno (?:suicidal )?(?:thoughts|plans|intentions|intent|"
+            r"urges) (?:of|to|about)? ?(?:suicide|killing myself|hurting myself|harming myself|"
+            r"self[- ]?harm|dying|ending it)?\b|\bnever (?:had|have|been) (?:any )?(?:suicidal|"
+            r"thoughts of suicide|self[- ]?harm)\w*\b|\b(?:don't|dont|do not|never) (?:want|wanna|"
+            r"wish) (?:\w+ )?(?:to )?die\b|\b(?:not|never) (?:going to|"
+            r"gonna) (?:do anything (?:stupid|to myself)|kill myself|hurt myself)\b|"
+            r"\bnot (?:a )?(?:suicide|suicidal)\b|\bi'm not (?:hopeless|a burden)\b"
+        ),
+    ),
+    # Plain session fatigue: stopping the conversation is not stopping living.
+    (
+        "fatigue",
+        (
+            r"\b(?:can't|cant|cannot|don't|dont|do not|no longer) (?:\w+ )?(?:want to |"
+            r"wanna )?(?:go on|keep going|continue|do this|carry on|take (?:any more|anymore)|"
+            r"answer)\b[^.!?;\n]{0,10}?\b(?:today|for now|right now|tonight|session|questions?|"
+            r"conversation|chat|talking|this exercise|these questions|let's stop|can we stop|"
+            r"stop here|let's pause|this topic|anymore today)\b"
+        ),
+    ),
+]
+
+# Four-letter words are corrected only by a swap of two letters ("wnat" → "want").
+FUZZY4 = ["want", "live", "life", "kill", "dead", "hope", "rope", "wake", "pill", "gone", "jump"]
+
+FUZZY = [
+    "suicide", "suicidal", "myself", "overdose", "overdosing", "overdosed", "wrists",
+    "anymore", "unalive", "goodbye", "burden", "hopeless", "pointless", "worthless", "tonight",
+    "point", "reason", "nothing",
+    "disappear", "existing", "exist", "living", "alive", "painkillers", "paracetamol",
+    "medication", "sleeping", "tablets", "without", "everyone", "everybody", "better", "dying",
+    "hanging", "strangle", "bleach", "poison", "carbon", "monoxide", "meaningless", "forever",
+    "killing", "cutting", "harming", "hurting", "letters",
+    "possessions", "belongings", "stockpiling", "tomorrow", "bridge", "building", "balcony",
+    "anyone", "nobody", "yourself", "wanna", "breathing", "wake", "asleep", "future",
+]  # fmt: skip

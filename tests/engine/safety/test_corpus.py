@@ -1,0 +1,200 @@
+"""QUALITY C1 on the detector's own labelled corpus, plus the behaviour it rests on.
+
+Pure tests: no `db` fixture, no Django model — the detector is a function of its text."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from sessions_app.engine.safety import Assessment, Category, Finding, assess, normalize
+
+CORPUS = Path(__file__).resolve().parents[3] / "sessions_app/engine/safety/corpus.jsonl"
+ROWS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
+LANGUAGES = ("en", "ru", "zh")
+
+
+def _rows(lang: str, *, crisis: bool) -> list[dict]:
+    return [r for r in ROWS if r["lang"] == lang and (r["expected"] != "negative") == crisis]
+
+
+def test_the_corpus_is_big_enough_and_covers_every_category_in_every_language():
+    for lang in LANGUAGES:
+        assert len(_rows(lang, crisis=True)) >= 150
+        assert len(_rows(lang, crisis=False)) >= 150
+        assert {r["category"] for r in _rows(lang, crisis=True)} == set(Category)
+    kinds = defaultdict(set)
+    for row in ROWS:
+        kinds[row["lang"]].add(row["kind"])
+    for kind in ("plain", "misspelling", "spacing", "leet", "homoglyph", "emoji", "idiom"):
+        assert all(kind in kinds[lang] for lang in ("en", "ru")), kind
+    assert "transliteration" in kinds["ru"]
+    assert "traditional" in kinds["zh"]
+    for kind in ("third_party", "fiction", "academic", "accident", "device", "fatigue"):
+        assert all(kind in kinds[lang] for lang in LANGUAGES), kind
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_recall_is_one_on_every_crisis_line(lang):
+    missed = [
+        r["text"] for r in _rows(lang, crisis=True) if not assess(r["text"], r["lang"]).positive
+    ]
+    assert not missed, "missed crisis lines:\n" + "\n".join(missed)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_severity_matches_every_crisis_line(lang):
+    wrong = [
+        f"{r['expected']} → {assess(r['text'], r['lang']).level}: {r['text']}"
+        for r in _rows(lang, crisis=True)
+        if assess(r["text"], r["lang"]).level != r["expected"]
+    ]
+    assert not wrong, "wrong severity:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_false_alarms_stay_at_or_under_two_percent(lang):
+    negatives = _rows(lang, crisis=False)
+    alarms = [
+        f"{r['text']}  ← {[(f.category.value, f.span) for f in a.findings]}"
+        for r in negatives
+        if (a := assess(r["text"], r["lang"])).positive
+    ]
+    assert len(alarms) <= 0.02 * len(negatives), "false alarms:\n" + "\n".join(alarms)
+
+
+# --- normalisation
+
+
+def test_normalize_applies_nfkc_case_folding_and_yo():
+    assert normalize("ＫＩＬＬ Ёлка") == "kill елка"
+
+
+def test_normalize_reads_look_alike_letters_in_the_word_s_own_script():
+    assert normalize("kіll mysеlf") == "kill myself"  # Cyrillic і and е inside Latin words
+    assert normalize("хочу умeрeть") == "хочу умереть"  # Latin e inside a Cyrillic word
+
+
+def test_normalize_joins_letters_spaced_or_dotted_out():
+    assert normalize("k i l l  m y s e l f") == "kill myself"
+    assert normalize("s.u.i.c.i.d.e") == "suicide"
+    assert normalize("у м е р е т ь") == "умереть"
+
+
+def test_normalize_reads_digits_and_symbols_used_as_letters_but_not_numbers():
+    assert normalize("k1ll mys3lf") == "kill myself"
+    assert normalize("$uicide") == "suicide"
+    assert normalize("у6ить") == "убить"
+    assert normalize("at 10pm on the 2nd") == "at 10pm on the 2nd"
+
+
+def test_normalize_collapses_repeated_letters_and_drops_zero_width_characters():
+    assert normalize("diiiie") == "die"
+    assert normalize("хочууу") == "хочу"
+    assert normalize("ki\u200bll") == "kill"
+
+
+def test_normalize_folds_traditional_chinese_and_spells_out_means_emoji():
+    assert normalize("遺書") == "遗书"
+    assert "pills" in normalize("💊")
+
+
+# --- detection behaviour
+
+
+def test_a_negative_excuses_only_its_own_span():
+    assert not assess("this job is killing me").positive
+    a = assess("this job is killing me and honestly I want to die")
+    assert a.positive
+    assert [f.span for f in a.findings] == ["want to die"]
+
+
+def test_a_finding_records_its_category_and_the_words_as_the_client_wrote_them():
+    text = "honestly I want to K I L L  M Y S E L F"
+    (finding,) = assess(text).findings
+    assert finding == Finding(Category.ACTIVE_IDEATION, "K I L L  M Y S E L F", 19, 39, "en")
+    assert text[finding.start : finding.end] == finding.span
+    assert assess("не хочу жить").findings[0].span == "не хочу жить"
+
+
+def test_traditional_and_simplified_chinese_assess_the_same():
+    for traditional, simplified in [
+        ("活著沒有意義", "活着没有意义"),
+        ("我決定今晚跳樓", "我决定今晚跳楼"),
+        ("我朋友說她想自殺", "我朋友说她想自杀"),
+    ]:
+        a, b = assess(traditional, "zh-Hant"), assess(simplified, "zh")
+        assert (a.level, a.categories) == (b.level, b.categories)
+
+
+def test_russian_typed_in_latin_letters_is_read_as_russian():
+    for text in (
+        "ya hochu umeret",
+        "ne hochu zhit",
+        "pokonchit s soboy",
+        "vsem budet luchshe bez menya",
+    ):
+        a = assess(text, "en")
+        assert a.positive, text
+        assert {f.language for f in a.findings} == {"ru"}
+
+
+def test_every_language_is_checked_whatever_the_locale():
+    assert assess("我不想活了", "en").positive
+    assert assess("I want to kill myself", "ru").positive
+    assert assess("хочу умереть", "xx").positive
+
+
+def test_typos_on_key_terms_are_tolerated():
+    for text in ("sucide", "kil myslef", "самоубиство", "i dont wnat to live anymroe"):
+        assert assess(text).positive, text
+
+
+def test_means_with_intent_or_a_time_is_l4_anything_else_positive_is_l3():
+    assert assess("I've been looking at how many pills it would take").level == "L3"
+    assert assess("tonight I'm taking all my pills").level == "L4"
+    assert assess("I'm going to jump off the bridge").level == "L4"
+    assert assess("I have a plan to end it").level == "L4"
+    assert assess("I want to die").level == "L3"
+    assert assess("сегодня ночью наглотаюсь таблеток").level == "L4"
+    assert assess("今晚跳楼").level == "L4"
+    assert assess("just had a lovely day").level is None
+
+
+@pytest.mark.parametrize(
+    ("distress", "fatigue"),
+    [
+        ("I'm tired of living", "I'm tired, can we stop"),
+        ("I can't go on anymore", "I can't go on with these questions today"),
+        ("I don't want to go on", "I don't want to continue this session"),
+        ("устала жить", "устала, давай закончим"),
+        ("сил жить больше нет", "нет сил, давай в следующий раз"),
+        ("活得好累，不想再撑下去了", "我累了，今天就到这吧"),
+    ],
+)
+def test_distress_is_never_fatigue(distress, fatigue):
+    assert assess(distress).positive, distress
+    assert not assess(fatigue).positive, fatigue
+
+
+def test_negation_only_when_truly_negated():
+    assert not assess("I would never kill myself").positive
+    assert assess("I don't want to live anymore").positive
+    assert not assess("я никогда не убью себя", "ru").positive
+    assert assess("я не хочу жить", "ru").positive
+
+
+def test_someone_else_s_crisis_is_not_the_client_s():
+    assert not assess("I'm worried about my brother who wants to kill himself").positive
+    assert assess("my friend said she wants to die and honestly i want to die too").positive
+
+
+def test_it_is_a_pure_function_of_its_text():
+    first = assess("i want to die tonight")
+    assert first == assess("i want to die tonight")
+    assert isinstance(first, Assessment)
+    assert assess("") == Assessment()
+    assert not assess("   ").positive

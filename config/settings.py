@@ -283,24 +283,8 @@ LLM_PRICES = {
 # Input budget for a materialized prompt (SPEC §5): past it, older turns are compacted.
 LLM_CONTEXT_BUDGET_TOKENS = env_int("LLM_CONTEXT_BUDGET_TOKENS", 6000, minimum=200)
 
-# --- Crisis resources (SPEC §3): shown to a client the moment a crisis signal is caught -------
-# Static on purpose: they must reach the client with every model, the worker and Redis down.
-# Per language, "default" for the rest; replace with the hotlines of your deployment.
-CRISIS_RESOURCES = {
-    "en": [
-        {"name": "Emergency services", "contact": "112 (EU) · 911 (US, Canada)"},
-        {"name": "988 Suicide & Crisis Lifeline (US)", "contact": "call or text 988"},
-        {"name": "Samaritans (UK, Ireland)", "contact": "116 123"},
-    ],
-    "ru": [
-        {"name": "Экстренные службы", "contact": "112"},
-        {"name": "Телефон доверия МЧС России", "contact": "+7 495 989-50-50"},
-        {"name": "Детский телефон доверия", "contact": "8-800-2000-122"},
-    ],
-    "default": [
-        {"name": "Emergency services", "contact": "112 · 911"},
-    ],
-}
+# Crisis resources per language and region live in the database (sessions_app.CrisisResource,
+# edited by ops in admin; migration sessions_app/0012 loads the first ones).
 
 # --- Auth, REST -----------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import Any
 
 from sessions_app.engine import lexicon
+from sessions_app.engine.safety import detect_crisis
 from sessions_app.events import EventType
 
 CLOSE_TYPES = frozenset({EventType.SESSION_CLOSED, EventType.SESSION_CLOSED_ABNORMALLY})
@@ -100,7 +101,7 @@ def _risk(
     escalations = [
         e for e in events if e.get("type") in {EventType.RISK_ESCALATED, EventType.HANDOFF_CREATED}
     ]
-    words = [a for a in answers if lexicon.detect_crisis(a["text"], locale)]
+    words = [a for a in answers if detect_crisis(a["text"], locale)]
     cited = sorted(escalations + words, key=lambda event: event["seq"])
     if not cited:
         return None

@@ -21,6 +21,7 @@ from sessions_app.models import (
     AskMessage,
     AskSession,
     CaseloadAssignment,
+    CrisisResource,
     Flow,
     FlowGuard,
     FlowStep,
@@ -380,6 +381,18 @@ class FlowGuardAdmin(admin.ModelAdmin):
     list_display = ("code", "step", "trigger_slot", "trigger_value", "required_slots")
     list_select_related = ("step__flow",)
     search_fields = ("code", "step__code", "step__flow__code")
+
+
+@admin.register(CrisisResource)
+class CrisisResourceAdmin(admin.ModelAdmin):
+    """The crisis lines clients are shown, per language and region (region empty: the
+    international list for a client whose region is unknown). Check them with each release."""
+
+    list_display = ("name", "contact", "language", "region", "emergency", "position", "active")
+    list_editable = ("contact", "position", "active")
+    list_filter = ("language", "region", "emergency", "active")
+    search_fields = ("name", "contact")
+    ordering = ("language", "region", "-emergency", "position")
 
 
 @admin.register(SandboxSession)

@@ -113,10 +113,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "crisis_safety": {
         "en": "I'm really glad you told me. Are you safe right now?",
         "ru": "Хорошо, что ты об этом сказал(а). Ты сейчас в безопасности?",
+        "zh": "谢谢你愿意告诉我。你现在安全吗？",
     },
     "crisis_intro": {
         "en": "You don't have to go through this alone. You can reach someone right now:",
         "ru": "Тебе не нужно справляться с этим в одиночку. Прямо сейчас можно обратиться:",
+        "zh": "你不必独自承受这些。现在就可以联系他们：",
     },
     "guardian_name": {
         "en": "Before we go on: what is the name of a parent or guardian who knows you use "
@@ -162,7 +164,10 @@ ASKABLE_SLOTS = ("guardian_name", "guardian_contact", "safety_plan")
 
 
 def lang_of(locale: str) -> str:
-    return "ru" if (locale or "").lower().startswith("ru") else "en"
+    """The language of a locale ("ru-RU" → "ru", "zh-Hant-TW" → "zh"); English otherwise. A text
+    without a variant in that language is read in English."""
+    lang = (locale or "").lower()[:2]
+    return lang if lang in ("ru", "zh") else "en"
 
 
 def text(key: str, locale: str, **values: Any) -> str:
@@ -177,4 +182,4 @@ def date_label(moment: Any, locale: str) -> str:
 
 
 def weekday_name(iso_weekday: int, locale: str) -> str:
-    return WEEKDAY_PHRASES[lang_of(locale)][iso_weekday - 1]
+    return WEEKDAY_PHRASES.get(lang_of(locale), WEEKDAY_PHRASES["en"])[iso_weekday - 1]

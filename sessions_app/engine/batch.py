@@ -47,7 +47,7 @@ from sessions_app.engine.graph import materialize
 from sessions_app.engine.hygiene import client_text
 from sessions_app.engine.start import last_sessions
 from sessions_app.events import EventType
-from sessions_app.models import AskMessage, AskSession, RiskLevel
+from sessions_app.models import AskMessage, AskSession
 
 MAY_COMPLETE_AFTER = 4
 HARD_LIMIT = 8
@@ -193,12 +193,7 @@ def _batch_persist(
 def _failed(turn: Turn, analyst: agents.AgentReply) -> None:
     turn.event(EventType.ANALYST_FAILED, code=analyst.failure)
     if analyst.incomplete:
-        # A refused or truncated answer says nothing about risk: it is not an all-clear.
-        previous, level = crisis.risk_raise(turn, RiskLevel.L2)
-        turn.set(follow_up_needed=True)
-        turn.event(
-            EventType.RISK_UNASSESSED, reason=analyst.failure, previous=previous, level=level
-        )
+        crisis.risk_unassessed(turn, reason=analyst.failure, agent="analyst")
     card = new_card(texts.text("fallback", turn.session.locale), FALLBACK)
     turn.open_batch([card], engine="engine", failure=analyst.failure)
 
@@ -216,6 +211,8 @@ def _applied(
     if output["crisis_signal"] and session.current_intent_code != CRISIS_FLOW:
         crisis.crisis_escalate(turn, source="analyst")
         return
+    if narration is not None and narration.incomplete:
+        crisis.risk_unassessed(turn, reason=narration.failure, agent="narrator")
     _move(turn, inputs.flow, output)
     ready, reason = pacing_decide(session, output, pending)
     cards = _cards(turn, inputs.flow, output, pending, narration)

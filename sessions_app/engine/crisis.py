@@ -9,18 +9,27 @@ static resources card exist. Risk only ever goes up here; lowering it is a human
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from sessions_app import texts
-from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card
+from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card, profile_of
 from sessions_app.engine.flows import CRISIS_FLOW, flow_get
+from sessions_app.engine.safety import Assessment, assess
 from sessions_app.engine.titles import session_title_neutral
 from sessions_app.events import EventType
-from sessions_app.models import AskMessage, AskSession, Notification, RiskLevel, SandboxSession
+from sessions_app.models import (
+    AskMessage,
+    AskSession,
+    CrisisResource,
+    Notification,
+    RiskLevel,
+    SandboxSession,
+)
 from sessions_app.roles import Role
 
 User = get_user_model()
@@ -37,19 +46,57 @@ def risk_raise(turn: Turn, level: str) -> tuple[str, str]:
     return previous, turn.session.final_risk_level
 
 
-def resources(locale: str) -> list[dict[str, str]]:
-    table: dict[str, list[dict[str, str]]] = settings.CRISIS_RESOURCES
-    return table.get(texts.lang_of(locale)) or table.get(locale) or table["default"]
+# When ops have emptied the table for a language and its English: the emergency number stands.
+LAST_RESORT = [{"name": "Emergency services", "contact": "112 · 911", "emergency": True}]
+ZONE_TABLE = Path("/usr/share/zoneinfo/zone.tab")
+MAX_SPANS = 5
 
 
-def resources_text(locale: str) -> str:
-    lines = [f"{item['name']}: {item['contact']}" for item in resources(locale)]
+@functools.cache
+def _zone_countries() -> dict[str, str]:
+    """IANA time zone → ISO 3166 country, from the system's tz database (empty without one)."""
+    try:
+        lines = ZONE_TABLE.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return {}
+    rows = (line.split("\t") for line in lines if line and not line.startswith("#"))
+    return {row[2]: row[0] for row in rows if len(row) >= 3}
+
+
+def region_of(locale: str, time_zone: str = "") -> str:
+    """Where the client is, as far as we know: the locale's region ("en-GB", "zh-Hant-TW",
+    "ru_RU"), else the country of its time zone; "" when neither tells."""
+    for part in (locale or "").replace("_", "-").split("-")[1:]:
+        if len(part) == 2 and part.isalpha():
+            return part.upper()
+    return _zone_countries().get(time_zone or "", "")
+
+
+def resources(locale: str, time_zone: str = "") -> list[dict[str, Any]]:
+    """The crisis lines in the client's language for its region (ops edit them in admin): the
+    region's own when we carry it, else the international list with the emergency number; in
+    English when the language has none. One query."""
+    language, region = texts.lang_of(locale), region_of(locale, time_zone)
+    rows = list(
+        CrisisResource.objects.filter(active=True, language__in={language, "en"})
+        .order_by("-emergency", "position", "id")
+        .values("language", "region", "name", "contact", "emergency")
+    )
+    for lang, where in ((language, region), (language, ""), ("en", region), ("en", "")):
+        found = [row for row in rows if (row["language"], row["region"]) == (lang, where)]
+        if found:
+            return [{key: row[key] for key in ("name", "contact", "emergency")} for row in found]
+    return LAST_RESORT
+
+
+def resources_text(locale: str, items: list[dict[str, Any]]) -> str:
+    lines = [f"{item['name']}: {item['contact']}" for item in items]
     return "\n".join([texts.text("crisis_intro", locale), *lines])
 
 
-def _alert_counselors(session: AskSession, level: str) -> int:
-    """A crisis_alert for every on-duty counselor; no client words in it, ever. A sandbox
-    session's crisis is a test: it alerts the counselor playing it, and pages nobody else."""
+def _on_duty(session: AskSession) -> list[int]:
+    """Who is paged about this session: the on-duty counselors — or, for a sandbox session (a
+    test), only the counselor playing it."""
     player = (
         SandboxSession.objects.filter(session_id=session.pk)
         .values_list("counselor_id", flat=True)
@@ -60,7 +107,13 @@ def _alert_counselors(session: AskSession, level: str) -> int:
         counselors = counselors.filter(profile__on_duty=True)
     else:
         counselors = counselors.filter(pk=player)
-    counselors = counselors.values_list("pk", flat=True)
+    return list(counselors.values_list("pk", flat=True))
+
+
+def _alert_counselors(session: AskSession, level: str) -> int:
+    """A crisis_alert for every on-duty counselor; no client words in it, ever. A sandbox
+    session's crisis is a test: it alerts the counselor playing it, and pages nobody else."""
+    counselors = _on_duty(session)
     alerts = [
         Notification(
             user_id=counselor_id,
@@ -72,6 +125,44 @@ def _alert_counselors(session: AskSession, level: str) -> int:
         for counselor_id in counselors
     ]
     # ignore_conflicts: a second escalation of the same session does not alert twice.
+    Notification.objects.bulk_create(alerts, ignore_conflicts=True)
+    return len(alerts)
+
+
+def risk_unassessed(turn: Turn, *, reason: str, agent: str) -> None:
+    """A model refused or was cut off (`refusal`, `max_tokens`): nobody knows the risk, which is
+    never read as "no risk" (SPEC §3). The risk goes to at least L2, the follow-up is due now (so
+    the follow-up job fires), and a person is asked to look: the on-duty counselors, or ops when
+    nobody is on duty."""
+    previous, level = risk_raise(turn, RiskLevel.L2)
+    turn.set(follow_up_needed=True, follow_up_at=timezone.now())
+    alerted = _review_alert(turn.session, reason=reason)
+    turn.event(
+        EventType.RISK_UNASSESSED,
+        reason=reason,
+        agent=agent,
+        previous=previous,
+        level=level,
+        alerted=alerted,
+    )
+
+
+def _review_alert(session: AskSession, *, reason: str) -> int:
+    """A `review_needed` notification per reviewer, once per session; no client words in it."""
+    reviewers = _on_duty(session)
+    if not reviewers:
+        ops = User.objects.filter(groups__name=Role.OPS, is_active=True)
+        reviewers = list(ops.values_list("pk", flat=True))
+    alerts = [
+        Notification(
+            user_id=reviewer,
+            kind=Notification.Kind.REVIEW_NEEDED,
+            session=session,
+            payload={"session_id": str(session.pk), "reason": reason},
+            dedupe_key=f"review:{session.pk}",
+        )
+        for reviewer in reviewers
+    ]
     Notification.objects.bulk_create(alerts, ignore_conflicts=True)
     return len(alerts)
 
@@ -99,7 +190,29 @@ def _enter_crisis_flow(turn: Turn) -> None:
     )
 
 
-def crisis_escalate(turn: Turn, *, source: str, counselor_present: bool = False) -> None:
+def safety_net(turn: Turn, text: str, *, counselor_present: bool = False) -> bool:
+    """The safety net on what the client just wrote, before anything else reads it. True when
+    it started a crisis (the turn stops there: the resources and the safety card are dealt)."""
+    session = turn.session
+    assessment = assess(text, session.locale)
+    if not assessment.positive:
+        return False
+    if session.current_intent_code == CRISIS_FLOW:
+        risk_raise(turn, RiskLevel.L4)  # crisis words again, inside the crisis flow
+        return False
+    crisis_escalate(
+        turn, source="keyword", assessment=assessment, counselor_present=counselor_present
+    )
+    return True
+
+
+def crisis_escalate(
+    turn: Turn,
+    *,
+    source: str,
+    assessment: Assessment | None = None,
+    counselor_present: bool = False,
+) -> None:
     """Raise the risk, switch to the crisis flow, alert, and put the resources in front of the
     client. `source`: "keyword" (the net), "analyst" (crisis_signal) or "both".
 
@@ -108,7 +221,8 @@ def crisis_escalate(turn: Turn, *, source: str, counselor_present: bool = False)
     answers, and the resources stay in the state document's notice."""
     session = turn.session
     repeated = session.current_intent_code == CRISIS_FLOW or session.intervention_triggered
-    level = RiskLevel.L4 if repeated or source == "both" else RiskLevel.L3
+    severe = assessment is not None and assessment.level == RiskLevel.L4
+    level = RiskLevel.L4 if repeated or severe or source == "both" else RiskLevel.L3
     previous, current = risk_raise(turn, level)
     turn.set(
         intervention_triggered=True,
@@ -126,21 +240,33 @@ def crisis_escalate(turn: Turn, *, source: str, counselor_present: bool = False)
     notified = 0 if counselor_present else _alert_counselors(session, current)
     if notified:
         turn.set(slots={**session.slots, "counselor_notified": True})
+    # What the net saw, for staff (risk events never reach clients; anonymisation drops spans).
+    seen = assessment.findings if assessment is not None else ()
     turn.event(
-        EventType.RISK_ESCALATED, level=current, previous=previous, source=source, notified=notified
+        EventType.RISK_ESCALATED,
+        level=current,
+        previous=previous,
+        source=source,
+        notified=notified,
+        categories=sorted({str(finding.category) for finding in seen}),
+        spans=[finding.span for finding in seen[:MAX_SPANS]],
     )
     if not counselor_present:
         crisis_cards_deal(turn)
 
 
+def session_resources(session: AskSession) -> list[dict[str, Any]]:
+    return resources(session.locale, profile_of(session).time_zone)
+
+
 def crisis_cards_deal(turn: Turn) -> None:
     locale = turn.session.locale
-    items: list[dict[str, Any]] = resources(locale)
+    items = session_resources(turn.session)
     turn.append(
         Draft(
             AskMessage.Role.SYSTEM,
             AskMessage.Kind.CRISIS_RESOURCES,
-            resources_text(locale),
+            resources_text(locale, items),
             {"resources": items, "locale": locale},
         )
     )

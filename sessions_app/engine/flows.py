@@ -18,6 +18,7 @@ from typing import Any
 
 from sessions_app.engine import lexicon
 from sessions_app.engine.flow_files import BUILTIN_FLOWS, FLOWS_DIR, flow_files_load
+from sessions_app.engine.safety import detect_crisis
 from sessions_app.errors import ApplicationError
 from sessions_app.events import EventSpec, EventType
 from sessions_app.models import (
@@ -299,7 +300,7 @@ def move_from(data: dict[str, Any] | None, *, malformed: bool, source: str) -> M
 def route(*, text: str, locale: str, intent: str) -> str:
     """Which intent handles this client message: crisis first (safety), then a wish to move the
     next session, else the current intent."""
-    if intent != CRISIS_FLOW and lexicon.detect_crisis(text, locale):
+    if intent != CRISIS_FLOW and detect_crisis(text, locale):
         return CRISIS_FLOW
     if intent not in (SCHEDULER_FLOW, CRISIS_FLOW) and lexicon.detect_reschedule(text, locale):
         return SCHEDULER_FLOW

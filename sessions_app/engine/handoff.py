@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from sessions_app.engine import crisis, lexicon
+from sessions_app.engine import crisis
 from sessions_app.engine.batch import Pending, batch_run
 from sessions_app.engine.dealer import (
     Draft,
@@ -30,7 +30,6 @@ from sessions_app.engine.dealer import (
     current_card,
     session_locked,
 )
-from sessions_app.engine.flows import CRISIS_FLOW, route
 from sessions_app.engine.words import text_clean
 from sessions_app.errors import ApplicationError
 from sessions_app.events import EventSpec, EventType, actor_label, event_append
@@ -193,16 +192,11 @@ def client_words_to_counselor(turn: Turn, text: str) -> AskMessage:
     """What the client writes while a person speaks: stored for the counselor, read by the
     safety net like every client text (risk raised and recorded, nobody else paged, no card),
     never routed to an agent. Called by the turn loop under its row lock."""
-    session = turn.session
     [message] = turn.append(Draft(AskMessage.Role.CLIENT, AskMessage.Kind.TEXT, text))
     turn.event(
         EventType.MESSAGE_RECEIVED, "client", message_id=message.pk, chars=len(text), to="counselor"
     )
-    intent = route(text=text, locale=session.locale, intent=session.current_intent_code)
-    if intent == CRISIS_FLOW and session.current_intent_code != CRISIS_FLOW:
-        crisis.crisis_escalate(turn, source="keyword", counselor_present=True)
-    elif session.current_intent_code == CRISIS_FLOW and lexicon.detect_crisis(text, session.locale):
-        crisis.risk_raise(turn, "L4")
+    crisis.safety_net(turn, text, counselor_present=True)
     return message
 
 

@@ -1,8 +1,9 @@
-"""Keyword lexicons (English and Russian) and the pure detectors built on them.
+"""Keyword lexicons (English and Russian) and the pure detectors built on them: fatigue, meta
+questions, rescheduling, mood. The crisis net is `sessions_app.engine.safety`.
 
-The engine's deterministic crisis safety net calls `detect_crisis` on every client text, so it
-must never depend on a model, a network or the database. Patterns run on `normalize(text)`:
-lower case, `ё` → `е`, typographic apostrophes straightened, whitespace collapsed.
+They run on every client text, so they never depend on a model, a network or the database.
+Patterns run on `normalize(text)`: lower case, `ё` → `е`, typographic apostrophes straightened,
+whitespace collapsed.
 """
 
 from __future__ import annotations
@@ -10,45 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from sessions_app.engine.safety import detect_crisis
+
 WEEKDAYS_EN = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 WEEKDAYS_RU = "понедельник|вторник|среду|четверг|пятницу|субботу|воскресенье"
-
-CRISIS = {
-    "en": [
-        r"\bkill(?:ing)? my ?self\b",
-        r"\bend(?:ing)? (?:my|it) (?:life|all)\b",
-        r"\btake my (?:own )?life\b",
-        r"\bsuicid\w*",
-        r"\b(?:want|wanna|going|ready) (?:to )?die\b",
-        r"\b(?:don'?t|do not|no longer) want to (?:live|be alive|exist)\b",
-        r"\bno (?:reason|point) (?:to|in) (?:live|living|go on|going on)\b",
-        r"\bbetter off dead\b",
-        r"\bwish i (?:was|were) dead\b",
-        r"\b(?:hurt|harm|cut|cutting|hurting|harming) my ?self\b",
-        r"\bself[- ]?harm\w*",
-        r"\boverdos\w*",
-        r"\bnot (?:be|being) here any ?more\b",
-    ],
-    "ru": [
-        r"\bпокончить с собой\b",
-        r"\bпокончу с собой\b",
-        r"\bуби(?:ть|ю) себя\b",
-        r"\bсуицид\w*",
-        r"\bсамоубийств\w*",
-        r"\bне хочу (?:больше )?жить\b",
-        r"\bхочу умереть\b",
-        r"\bлучше бы (?:я )?(?:умер|умерла|меня не было)\b",
-        r"\bне могу больше жить\b",
-        r"\bнет смысла жить\b",
-        r"\bуйти из жизни\b",
-        r"\bсвести сч[её]ты с жизнью\b",
-        r"\b(?:порезать|режу|резать|порежу) себя\b",
-        r"\b(?:навредить|наврежу) себе\b",
-        r"\bпричинить себе (?:вред|боль)\b",
-        r"\bселфхарм\w*",
-        r"\bнаглотаться таблеток\b",
-    ],
-}
 
 FATIGUE = {
     "en": [
@@ -256,7 +222,6 @@ def _compile(table: dict[str, list[str]]) -> dict[str, re.Pattern[str]]:
     }
 
 
-_CRISIS = _compile(CRISIS)
 _FATIGUE = _compile(FATIGUE)
 _META = _compile(META)
 _RESCHEDULE = _compile(RESCHEDULE)
@@ -286,14 +251,11 @@ def _negated(sentence: str, start: int) -> bool:
     return bool(before) and before[-1] in NEGATIONS
 
 
-def detect_crisis(text: str, locale: str = "en") -> bool:
-    """Suicide or self-harm language, in ANY known language whatever the locale: a safety net
-    errs towards raising. Negation is deliberately ignored ("I don't want to kill myself")."""
-    return _matches(_CRISIS, text, _CRISIS.keys(), negatable=False)
-
-
 def detect_fatigue(text: str, locale: str = "en") -> bool:
-    """The client wants to stop ("I'm tired", "enough", "устал", "хватит"), unless negated."""
+    """The client wants to stop ("I'm tired", "enough", "устал", "хватит"), unless negated.
+    Never distress: what the safety net marks ("tired of living") is not tiredness."""
+    if detect_crisis(text, locale):
+        return False
     return _matches(_FATIGUE, text, _languages(locale), negatable=True)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from psychologist.llm.registry import binding_for_agent
 from sessions_app import texts
-from sessions_app.engine.crisis import resources, resources_text
+from sessions_app.engine.crisis import resources_text, session_resources
 from sessions_app.engine.dealer import answered_pairs, current_card, undealt_card
 from sessions_app.engine.flows import CRISIS_FLOW, flow_get, pending_guard
 from sessions_app.engine.graph import workline_path
@@ -82,8 +82,10 @@ def _notice(session: AskSession, path: list[AskMessage]) -> dict[str, Any] | Non
     """What the agents said since the client last spoke; crisis resources whenever the session
     is in the crisis flow, so they never scroll out of sight."""
     if session.current_intent_code == CRISIS_FLOW:
-        items = [f"{r['name']}: {r['contact']}" for r in resources(session.locale)]
-        return {"kind": "crisis_resources", "text": resources_text(session.locale), "items": items}
+        found = session_resources(session)
+        items = [f"{r['name']}: {r['contact']}" for r in found]
+        text = resources_text(session.locale, found)
+        return {"kind": "crisis_resources", "text": text, "items": items}
     said: list[AskMessage] = []
     for message in reversed(path):
         if message.role == AskMessage.Role.CLIENT and message.kind in CLIENT_KINDS:

@@ -12,7 +12,6 @@ from sessions_app.engine.batch import Pending
 from sessions_app.engine.close import session_close_in
 from sessions_app.engine.dealer import SCHEDULER, Turn
 from sessions_app.engine.flows import (
-    CRISIS_FLOW,
     SCHEDULER_FLOW,
     Move,
     route,
@@ -41,12 +40,9 @@ def client_words(
     """Route what the client just said: crisis, a slot, the scheduler, or the dialogue."""
     session = turn.session
     card = card or {"queue": [], "kind": "", "slot": ""}
-    intent = route(text=text, locale=session.locale, intent=session.current_intent_code)
-    if intent == CRISIS_FLOW and session.current_intent_code != CRISIS_FLOW:
-        crisis.crisis_escalate(turn, source="keyword")
+    if crisis.safety_net(turn, text):
         return None
-    if session.current_intent_code == CRISIS_FLOW and lexicon.detect_crisis(text, session.locale):
-        crisis.risk_raise(turn, "L4")
+    intent = route(text=text, locale=session.locale, intent=session.current_intent_code)
     if card.get("slot"):
         _slot_fill(turn, card["slot"], text)
     scheduling = card["kind"] == SCHEDULER or intent == SCHEDULER_FLOW

@@ -42,6 +42,10 @@ from sessions_app.models.people import (
     UserProfile,
     profile_zone,
 )
+from sessions_app.models.safety import (
+    CrisisResource,
+    ResourceLanguage,
+)
 from sessions_app.models.sandbox import (
     SandboxProvider,
     SandboxSession,
@@ -83,6 +87,7 @@ __all__ = [
     "AskSessionQuerySet",
     "CaseloadAssignment",
     "CbtFocus",
+    "CrisisResource",
     "Flow",
     "FlowGuard",
     "FlowStep",
@@ -93,6 +98,7 @@ __all__ = [
     "Notification",
     "NotificationKind",
     "Phase",
+    "ResourceLanguage",
     "RiskLevel",
     "SandboxProvider",
     "SandboxSession",

@@ -17,6 +17,8 @@ class NotificationKind(models.TextChoices):
     FOLLOW_UP = "follow_up", "Follow-up due"
     CRISIS_ALERT = "crisis_alert", "Crisis alert"
     SCHEDULE_CHANGED = "schedule_changed", "Schedule changed"
+    # A model refused or was cut off on a turn: nobody knows the risk, so a person looks.
+    REVIEW_NEEDED = "review_needed", "Human review needed"
 
 
 class Notification(models.Model):

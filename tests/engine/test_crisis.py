@@ -44,7 +44,9 @@ def test_the_keyword_net_escalates_a_phrase_the_analyst_missed_with_no_model_cal
     assert thread_state(session)["suspended_intent"] == "reflection_session"
     assert state["current_card"]["kind"] == "crisis_resources"
     assert state["notice"]["kind"] == "crisis_resources"
-    assert any("988" in item for item in state["notice"]["items"])
+    # Region unknown (locale "en", no time zone of ours): the international list, emergency first.
+    assert "emergency number" in state["notice"]["items"][0]
+    assert any("findahelpline.com" in item for item in state["notice"]["items"])
     [alert] = Notification.objects.filter(kind="crisis_alert")
     assert alert.user == on_duty
     assert alert.payload == {"session_id": str(session.pk), "risk_level": "L3"}

@@ -3,12 +3,12 @@ from __future__ import annotations
 import pytest
 
 from sessions_app.engine.lexicon import (
-    detect_crisis,
     detect_fatigue,
     detect_meta,
     detect_reschedule,
     mood_score,
 )
+from sessions_app.engine.safety import detect_crisis
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,8 @@ _THEME_PATTERNS = {
 
 
 def lang_of(context: dict[str, Any]) -> str:
-    return texts.lang_of(str(context.get("locale") or "en"))
+    # The offline rules speak English and Russian; any other language reads English.
+    return "ru" if texts.lang_of(str(context.get("locale") or "en")) == "ru" else "en"
 
 
 def pick(lang: str, pair: tuple[str, str]) -> str:

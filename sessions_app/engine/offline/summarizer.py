@@ -21,6 +21,7 @@ from sessions_app.engine.offline.banks import (
     TECHNIQUES_BY_THEME,
     THEME_LABELS,
 )
+from sessions_app.engine.safety import detect_crisis
 from sessions_app.engine.schemas import SUMMARY_MAX_CHARS
 
 DEFAULT_TOKEN_BUDGET = 200
@@ -65,7 +66,7 @@ def _header(lang: str, focus: str, answers: list[str], themes: list[str], locale
     labels = ", ".join(common.pick(lang, THEME_LABELS[t]) for t in themes[:4])
     trend = _trend(answers, locale)
     fatigue = any(lexicon.detect_fatigue(a, locale) for a in answers[-2:])
-    crisis = any(lexicon.detect_crisis(a, locale) for a in answers)
+    crisis = any(detect_crisis(a, locale) for a in answers)
     if lang == "ru":
         parts = [f"Фокус: {common.pick(lang, FOCUS_LABELS[focus])}. Ответов: {len(answers)}."]
         parts += [f"Темы: {labels}."] if labels else []

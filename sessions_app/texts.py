@@ -139,14 +139,18 @@ TEXTS: dict[str, dict[str, str]] = {
     # The counselor's workspace: who joined the conversation when a person took it over.
     "counselor_default_name": {"en": "Your counselor", "ru": "Ваш консультант"},
     # Neutral session titles (never the client's own words): kind · theme · date.
-    "title_general": {"en": "Reflection", "ru": "Рефлексия"},
-    "title_cbt_guided": {"en": "CBT session", "ru": "КПТ-сессия"},
-    "title_follow_up": {"en": "Follow-up", "ru": "Повторная встреча"},
-    "title_crisis_intervention": {"en": "Support session", "ru": "Сессия поддержки"},
-    "focus_cognitive_restructuring": {"en": "thoughts", "ru": "мысли"},
-    "focus_behavioral_activation": {"en": "activity", "ru": "активность"},
-    "focus_emotion_regulation": {"en": "emotions", "ru": "эмоции"},
-    "focus_problem_solving": {"en": "problem solving", "ru": "решение задач"},
+    "title_general": {"en": "Reflection", "ru": "Рефлексия", "zh": "反思"},
+    "title_cbt_guided": {"en": "CBT session", "ru": "КПТ-сессия", "zh": "认知行为疗法"},
+    "title_follow_up": {"en": "Follow-up", "ru": "Повторная встреча", "zh": "回访"},
+    "title_crisis_intervention": {
+        "en": "Support session",
+        "ru": "Сессия поддержки",
+        "zh": "支持会谈",
+    },
+    "focus_cognitive_restructuring": {"en": "thoughts", "ru": "мысли", "zh": "想法"},
+    "focus_behavioral_activation": {"en": "activity", "ru": "активность", "zh": "活动"},
+    "focus_emotion_regulation": {"en": "emotions", "ru": "эмоции", "zh": "情绪"},
+    "focus_problem_solving": {"en": "problem solving", "ru": "решение задач", "zh": "解决问题"},
 }
 
 MONTHS: dict[str, tuple[str, ...]] = {
@@ -177,8 +181,12 @@ def text(key: str, locale: str, **values: Any) -> str:
 
 
 def date_label(moment: Any, locale: str) -> str:
-    """`14 May 2025` / `14 мая 2025`: a date a client reads in a title, in its own language."""
-    return f"{moment.day} {MONTHS[lang_of(locale)][moment.month - 1]} {moment.year}"
+    """`14 May 2025` / `14 мая 2025` / `2025年5月14日`: a date a client reads in a title, in its
+    own language."""
+    lang = lang_of(locale)
+    if lang == "zh":
+        return f"{moment.year}年{moment.month}月{moment.day}日"
+    return f"{moment.day} {MONTHS[lang][moment.month - 1]} {moment.year}"
 
 
 def weekday_name(iso_weekday: int, locale: str) -> str:

@@ -24,6 +24,7 @@ def session_close_in(turn: Turn, *, ended_in: str) -> None:
         final_risk_level=risk_now(session),
         phase=AskSession.Phase.CLOSING,
         ready_to_close=False,
+        counselor_speaking_since=None,
     )
     turn.event(
         EventType.SESSION_CLOSED,

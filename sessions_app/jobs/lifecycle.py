@@ -268,6 +268,7 @@ def _close_partial(session: AskSession, summary: PartialSummary, now: datetime) 
     session.termination_reason = AskSession.TerminationReason.ABANDONED_TIMEOUT
     session.ended_at = now
     session.ready_to_close = False
+    session.counselor_speaking_since = None  # a closed session has nobody speaking in it
     session.session_summary = summary.text
     session.key_insights = [str(item) for item in summary.key_insights]
     used = [*session.cbt_techniques_used, *summary.techniques]
@@ -281,6 +282,7 @@ def _close_partial(session: AskSession, summary: PartialSummary, now: datetime) 
             "termination_reason",
             "ended_at",
             "ready_to_close",
+            "counselor_speaking_since",
             "session_summary",
             "key_insights",
             "cbt_techniques_used",

@@ -286,3 +286,14 @@ def test_two_concurrent_runs_close_each_abandoned_session_once():
         assert len(closed_abnormally(session)) == 1
         assert AnalysisRequest.objects.filter(session=session).count() == 1
     assert Notification.objects.filter(kind="resume_session").count() == len(sessions)
+
+
+def test_a_session_a_counselor_was_speaking_in_closes_with_nobody_speaking(clock, alice, bob):
+    idle = NOW - timedelta(hours=21)
+    session = idle_session(
+        alice, last_activity_at=idle, handoff_counselor=bob, counselor_speaking_since=idle
+    )
+    lifecycle.sessions_abandoned_close()
+    session.refresh_from_db()
+    assert session.status == AskSession.Status.COMPLETED_PARTIAL
+    assert session.counselor_speaking_since is None

@@ -291,7 +291,12 @@ def test_two_concurrent_runs_close_each_abandoned_session_once():
 def test_a_session_a_counselor_was_speaking_in_closes_with_nobody_speaking(clock, alice, bob):
     idle = NOW - timedelta(hours=21)
     session = idle_session(
-        alice, last_activity_at=idle, handoff_counselor=bob, counselor_speaking_since=idle
+        alice,
+        last_activity_at=idle,
+        handoff_counselor=bob,
+        handoff_time=idle,
+        handoff_reason="crisis",
+        counselor_speaking_since=idle,
     )
     lifecycle.sessions_abandoned_close()
     session.refresh_from_db()

@@ -534,9 +534,13 @@ RULES: list[tuple[str, ...]] = [
             r"\b{INTENT} (?:\w+ ){0,2}?(?:{KILLME}|die|end (?:it|things|everything)|"
             r"jump\b(?! (?:in(?! front)|into|on|onto|at|for|up|around|ahead|through|rope|ship|"
             r"start|back|aboard|to conclusions|the (?:queue|line|gun))\b)|overdose|"
-            r"hang (?:my ?self)|shoot (?:my ?self)|slit|drown (?:my ?self)|take (?:all )?(?:my |"
-            r"the |these |those )?{PILLS}|swallow|walk into|step (?:off|in front)|throw myself|"
-            r"not be here|be gone|say goodbye|leave this world)\b"
+            r"hang (?:my ?self)|shoot (?:my ?self)|slit|drown (?:my ?self)|take (?:all (?:of )?|"
+            r"every one of |the rest of |a bunch of |too many |loads of |"
+            r"the whole (?:bottle|box|pack) of )(?:my |the |these |those )?{PILLS}|"
+            r"take (?:the|these|those) {PILLS}\b(?! (?:now|with|in the morning|as|every|daily|"
+            r"on time|my doctor)\b)|swallow|walk "
+            r"into|step (?:off|in front)|throw myself|"
+            r"not be here|be gone|be dead|say goodbye|leave this world)\b"
         ),
     ),
     (
@@ -826,7 +830,8 @@ RULES: list[tuple[str, ...]] = [
         "burden",
         (
             r"\bi (?:ruin|ruined|destroy|make worse|wreck) (?:everything|everyone's lives|"
-            r"everyone's life|it for everyone|their lives)\b(?=.{0,40}\b(?:without me|gone|better|"
+            r"everyone's life|it for everyone|their lives)(?: for (?:everyone|everybody|my family|"
+            r"them|all|the people i love))?\b(?=.{0,40}\b(?:without me|gone|better|"
             r"should|die|disappear)\b|\s*$)|\b(?:they|everyone|everybody|people|"
             r"my family) (?:would|will|'d) be (?:glad|relieved|happy) (?:if|when) i(?:'m| was|"
             r" were)? (?:gone|dead|died|not here)\b"
@@ -1014,6 +1019,52 @@ RULES: list[tuple[str, ...]] = [
         "plan",
     ),
     ("preparatory", r"\bsomething to remember me by\b|\bto remember me by\b"),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:i'd|id|i would|i will|i'll) be (?:\w+ )?(?:fine|ok|okay|happy|glad|relieved|at "
+            r"peace|"
+            r"grateful) (?:if|when) i (?:just )?(?:died|die|was dead|were dead|didn't wake up|"
+            r"never woke up|don't wake up|stopped existing|got hit)\b"
+        ),
+    ),
+    ("active_ideation", r"\bunaliv(?:e|ing)\b(?! (?:him|her|them|you|people|someone|others)\b)"),
+    (
+        "intent_plan",
+        (
+            r"\b(?:i'm|im|i am) (?:\w+ )?(?:killing myself|ending it|ending my life|ending things|"
+            r"ending it all|jumping off|overdosing|hanging myself|taking my life)\b"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:looking|sitting here looking|holding|sitting with|staring) (?:at )?(?:the|my|a|"
+            r"this) (?:\w+ )?(?:knife|blade|razor|rope|noose|pills|gun|pill bottle)\b"
+            r"(?=.{0,40}\b(?:thinking|wondering|tempted|could|should|just end|do it)\b)|"
+            r"\b(?:jump|jumping|throw myself|fall|falling) (?:off|from) (?:something|somewhere) "
+            r"(?:high|tall|really high)\b"
+        ),
+    ),
+    (
+        "self_harm",
+        (
+            r"\brelaps(?:e|ed|ing)\b(?:\s+\w+){0,3}? (?:cut|cutting|sh|self harm|self-harm|burning|"
+            r"burned)\b|\b(?:i|and) (?:\w+ )?(?:cut|cutting) (?:again|last night|yesterday|today|"
+            r"this morning|tonight|deep|deeper)\b"
+        ),
+    ),
+    (
+        "hopelessness",
+        (
+            r"\b(?:can't|cant|cannot|don't|dont) see (?:any )?(?:way|how) (?:this|it|things|my "
+            r"life|"
+            r"anything|life) (?:\w+ )?(?:gets?|will get|could get|is going to get|can get|"
+            r"would get) (?:any )?better\b|\b(?:i'm|im|i am|i'll|ill|i will) never (?:going to |"
+            r"gonna )?(?:be )?(?:happy|okay|ok|get better|feel better|be okay)\b(?! (?:with|about|"
+            r"at|until)\b)"
+        ),
+    ),
     (
         "self_harm",
         (

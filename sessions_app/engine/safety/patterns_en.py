@@ -1033,7 +1033,10 @@ RULES: list[tuple[str, ...]] = [
         "intent_plan",
         (
             r"\b(?:i'm|im|i am) (?:\w+ )?(?:killing myself|ending it|ending my life|ending things|"
-            r"ending it all|jumping off|overdosing|hanging myself|taking my life)\b"
+            r"ending it all|jumping off|overdosing|hanging myself|taking my life)\b(?! (?:with|"
+            r"over|for|"
+            r"at|to get|trying|on|by|doing|studying|working|cleaning|laughing|here|off|early|"
+            r"between)\b)"
         ),
     ),
     (
@@ -1050,7 +1053,8 @@ RULES: list[tuple[str, ...]] = [
         "self_harm",
         (
             r"\brelaps(?:e|ed|ing)\b(?:\s+\w+){0,3}? (?:cut|cutting|sh|self harm|self-harm|burning|"
-            r"burned)\b|\b(?:i|and) (?:\w+ )?(?:cut|cutting) (?:again|last night|yesterday|today|"
+            r"burned)\b(?! (?:my|the|a|some|out|down|back|off|class|carbs|ties|it)\b)|\b(?:i|and) "
+            r"(?:\w+ )?(?:cut|cutting) (?:again|last night|yesterday|today|"
             r"this morning|tonight|deep|deeper)\b"
         ),
     ),
@@ -1281,7 +1285,7 @@ NEGATIVES: list[tuple[str, str]] = [
             r"burns?) (?:himself|herself|themselves)\b|\bhang(?:ed)? (?:himself|herself|"
             r"themselves)\b|\bjump(?:ed)? (?:off|from)\b[^.!?;\n]{0,30}|"
             r"\bbetter off without (?:him|her|them)\b|\b(?:burden|hopeless|"
-            r"no point)\b[^.!?;\n]{0,30})"
+            r"no point)\b[^.!?;\n]{0,30}|\bunaliv\w*)"
         ),
     ),
     (

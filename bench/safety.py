@@ -1,4 +1,4 @@
-"""QUALITY C1: the crisis detector on its own labelled corpus.
+"""QUALITY C1: the crisis detector on its own labelled corpus and on the fresh phrase set.
 
 Prints the corpus counts, recall and false-alarm rate per language and per category, severity
 agreement, and the detector's median / p95 cost per message. Pure: nothing from Django is set
@@ -23,11 +23,12 @@ from sessions_app.engine.safety import assess, detector  # noqa: E402  (after th
 
 IMPORT_S = time.perf_counter() - started
 CORPUS = ROOT / "sessions_app" / "engine" / "safety" / "corpus.jsonl"
+FRESH = ROOT / "sessions_app" / "engine" / "safety" / "fresh.jsonl"
 REPEAT = 200
 
 
-def load() -> list[dict]:
-    return [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
+def load(path: Path = CORPUS) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
 def rate(hit: int, total: int) -> str:
@@ -96,6 +97,10 @@ def main() -> None:
         print(f"| {lang} | {counts[(lang, True)]} | {counts[(lang, False)]} | {l4} | {kinds} |")
     print()
     misses = quality(rows)
+    print()
+    fresh = load(FRESH)
+    print(f"fresh set (written blind to the corpus): {len(fresh)} lines")
+    misses += quality(fresh)
     print()
     print(f"import: {IMPORT_S * 1000:.0f} ms")
     for label, cold in (("warm caches", False), ("cold caches", True)):

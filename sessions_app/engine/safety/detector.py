@@ -139,6 +139,11 @@ def _compile(code: str, module, macros: dict[str, str]) -> _Language:
     for rule in module.RULES:
         category, source, *flags = rule
         expanded = _expand(source, macros)
+        if code == "ru":
+            # Unstressed о/е written as they sound ("пакончить с сабой", "убить сибя").
+            expanded = expanded.replace("собой", "(?:собой|сабой|собою)").replace(
+                "себя", "(?:себя|сибя)"
+            )
         if code == "zh":
             # OpenCC keeps 著 (a simplified character too), but "活著" is "活着".
             expanded = expanded.replace("着", "[着著]")
@@ -279,7 +284,11 @@ def _dedupe(hits: list) -> list:
         view, start, end = hit[2], hit[3], hit[4]
         return view.starts[start], view.ends[end - 1]
 
-    ordered = sorted(enumerate(hits), key=lambda ih: (span(ih[1])[0], -span(ih[1])[1], ih[0]))
+    # Of equal spans in one category, an explicit plan wins (it carries the severity).
+    ordered = sorted(
+        enumerate(hits),
+        key=lambda ih: (span(ih[1])[0], -span(ih[1])[1], not ih[1][0].plan, ih[0]),
+    )
     kept: list = []
     for _, hit in ordered:
         start, end = span(hit)

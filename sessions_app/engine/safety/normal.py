@@ -226,13 +226,22 @@ def _map_chars(view: View, fn: Callable[[str], str]) -> View:
     return View(new, view.starts, view.ends)
 
 
+# Written Cantonese (Hong Kong) function words, each to its Mandarin equal of the same length:
+# "唔想再活落去" reads as "不想再活下去".
+_CANTONESE_CHARS = str.maketrans("唔冇嘅咗佢喺啲攰", "不没的了他在些累")
+_CANTONESE_WORDS = (("落去", "下去"), ("乜嘢", "什么"), ("咁樣", "这样"), ("咁样", "这样"))
+
+
 def _fold_chinese(text: str) -> str:
     if not any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in text):
         return text
     folded = _T2S.convert(text)
-    if len(folded) == len(text):
-        return folded
-    return "".join(_T2S.convert(ch) if len(_T2S.convert(ch)) == 1 else ch for ch in text)
+    if len(folded) != len(text):
+        folded = "".join(_T2S.convert(ch) if len(_T2S.convert(ch)) == 1 else ch for ch in text)
+    folded = folded.translate(_CANTONESE_CHARS)
+    for cantonese, mandarin in _CANTONESE_WORDS:
+        folded = folded.replace(cantonese, mandarin)
+    return folded
 
 
 def _squeeze(view: View, pattern: re.Pattern[str]) -> View:

@@ -59,7 +59,8 @@ MACROS = {
         r"by (?:friday|saturday|sunday|monday|the weekend|tomorrow|the end of the (?:week|month)"
         r"|morning)|in (?:an|one|two|a few|a couple of|\d+) (?:hours?|minutes?|days?|mins?)|"
         r"next (?:week|weekend|month)|this time tomorrow|on my birthday|new year's eve|"
-        r"right now|later tonight|when i get home)"
+        r"right now|later tonight|when i get home|(?:after|once) (?:my|the|this) (?:exams?|finals|"
+        r"birthday|wedding|holidays?|semester|term|funeral|graduation|results))"
     ),
 }
 
@@ -113,7 +114,8 @@ RULES: list[tuple[str, ...]] = [
         (
             r"\b(?:wish|wished|wishing|hope|hoping|pray|"
             r"praying) (?:\w+ ){0,3}?(?:that )?i (?:could )?(?:just )?(?:die|don't wake up|"
-            r"won't wake up|never wake up|not wake up|could fall asleep and not wake|"
+            r"won't wake up|never wake up|not wake up|wouldn't wake up|didn't wake up|"
+            r"could fall asleep and not wake|"
             r"fall asleep and never|would die|would just die|disappear|stop existing|get hit by|"
             r"got hit by|had cancer|get cancer|don't make it|dont make it)\b"
         ),
@@ -175,7 +177,10 @@ RULES: list[tuple[str, ...]] = [
     (
         "passive_ideation",
         (
-            r"\b(?:i'm|i am|im) (?:so |just |really )?done with (?:life|living|being alive|"
+            r"\b(?:i'm|im|i am) (?:so |just |really |honestly )?done (?:being alive|living|"
+            r"existing|"
+            r"breathing)\b|\b(?:i'm|i am|im) (?:so |just |really )?done with (?:life|living|being "
+            r"alive|"
             r"existing|this life|everything and everyone|it all|this world)\b"
         ),
     ),
@@ -190,16 +195,19 @@ RULES: list[tuple[str, ...]] = [
     (
         "passive_ideation",
         (
-            r"\b(?:death|dying) (?:would be|sounds|seems|feels like) (?:a )?(?:relief|peaceful|"
+            r"\b(?:death|dying|being dead) (?:would be|sounds|seems|feels like|feels|looks) "
+            r"(?:\w+ ){0,2}?(?:a |so )?(?:relief|peaceful|"
             r"better|nice|easier|the only way|an escape|freedom)\b"
         ),
     ),
     (
         "passive_ideation",
         (
-            r"\b(?:wouldn't|would not|don't|do not) (?:mind|care) (?:if i )?(?:dying|died|"
+            r"\b(?:wouldn't|would not|don't|do not) (?:mind|care) (?:if i )?(?:just |simply "
+            r")?(?:dying|died|"
             r"if i died|not waking up|never waking up|getting hit|if i got hit|"
-            r"if i didn't wake up)\b"
+            r"if i didn't wake up|stopped existing|stop existing|didn't exist|disappeared|"
+            r"was dead|were dead|was gone|wasn't here|never woke up|not existing)\b"
         ),
     ),
     (
@@ -283,9 +291,10 @@ RULES: list[tuple[str, ...]] = [
         (
             r"\b(?:end|ending|finish|finishing) (?:it|things|everything)(?: all| for good|"
             r" permanently| once and for all| now| tonight| today| soon)?\b(?! (?:with|here|early|"
-            r"for today|off|there|on|between|up)\b)(?=\s*(?:$|[.,!?;]|and|but|so|i|because|cause|"
+            r"for today|off|there|on(?! (?:{TIME}|my birthday|the \d))|between|up)\b)(?=\s*(?:$|"
+            r"[.,!?;]|and|but|so|i|because|cause|"
             r"cuz|tonight|today|now|soon|for good|permanently|once|all|lol|lmao|tbh|honestly|ngl|"
-            r"idk|fr|already))"
+            r"idk|fr|already|on (?:{TIME}|my birthday)))"
         ),
     ),
     (
@@ -522,10 +531,16 @@ RULES: list[tuple[str, ...]] = [
     (
         "intent_plan",
         (
-            r"\b{INTENT} (?:\w+ ){0,2}?(?:{KILLME}|die|end (?:it|things|everything)|jump|overdose|"
-            r"hang (?:my ?self)|shoot (?:my ?self)|slit|drown (?:my ?self)|take (?:all )?(?:my |"
-            r"the |these |those )?{PILLS}|swallow|walk into|step (?:off|in front)|throw myself|"
-            r"not be here|be gone|say goodbye|leave this world)\b"
+            r"\b{INTENT} (?:\w+ ){0,2}?(?:{KILLME}|die|end (?:it|things|everything)|"
+            r"jump\b(?! (?:in(?! front)|into|on|onto|at|for|up|around|ahead|through|rope|ship|"
+            r"start|back|aboard|to conclusions|the (?:queue|line|gun))\b)|overdose|"
+            r"hang (?:my ?self)|shoot (?:my ?self)|slit|drown (?:my ?self)|take (?:all (?:of )?|"
+            r"every one of |the rest of |a bunch of |too many |loads of |"
+            r"the whole (?:bottle|box|pack) of )(?:my |the |these |those )?{PILLS}|"
+            r"take (?:the|these|those) {PILLS}\b(?! (?:now|with|in the morning|as|every|daily|"
+            r"on time|my doctor)\b)|swallow|walk "
+            r"into|step (?:off|in front)|throw myself|"
+            r"not be here|be gone|be dead|say goodbye|leave this world)\b"
         ),
     ),
     (
@@ -561,7 +576,8 @@ RULES: list[tuple[str, ...]] = [
     (
         "intent_plan",
         (
-            r"\b(?:tonight|today|tomorrow|this) (?:is|'s|s) (?:my) (?:last night|last day)\b|"
+            r"\b(?:tonight|today|tomorrow|this) (?:is|'s|s) (?:my) (?:last night|last day)\b(?! "
+            r"(?:at|of|in|on|with|here|as|for)\b)|"
             r"\bthis is (?:my|the) last (?:day|night|week|message|time|text|post|goodbye|"
             r"weekend)\b(?! (?:at|of|in|on|with|before|here|as|for|working|together|until|"
             r"till)\b)|\bmy last (?:day|night|week|message|text|post|weekend) (?:on earth|alive|"
@@ -604,7 +620,7 @@ RULES: list[tuple[str, ...]] = [
             r"possessions|clothes|books|games|cat|dog|pets?|jewelry|jewellery|guitar|plants|"
             r"collection|savings|everything i own)\b(?: away)?(?=.{0,50}\b(?:won't need|wont need|"
             r"not going to need|don't need|last|anymore|after|since|before i|gone|won't be|"
-            r"no longer|for good|to people|away)\b|\s*$)"
+            r"no longer|for good|to people|away|remember me)\b|\s*$)"
         ),
     ),
     (
@@ -814,7 +830,8 @@ RULES: list[tuple[str, ...]] = [
         "burden",
         (
             r"\bi (?:ruin|ruined|destroy|make worse|wreck) (?:everything|everyone's lives|"
-            r"everyone's life|it for everyone|their lives)\b(?=.{0,40}\b(?:without me|gone|better|"
+            r"everyone's life|it for everyone|their lives)(?: for (?:everyone|everybody|my family|"
+            r"them|all|the people i love))?\b(?=.{0,40}\b(?:without me|gone|better|"
             r"should|die|disappear)\b|\s*$)|\b(?:they|everyone|everybody|people|"
             r"my family) (?:would|will|'d) be (?:glad|relieved|happy) (?:if|when) i(?:'m| was|"
             r" were)? (?:gone|dead|died|not here)\b"
@@ -948,9 +965,147 @@ RULES: list[tuple[str, ...]] = [
             r"\bit's too late for me\b|\bthere's no hope for me\b"
         ),
     ),
+    # --- general additions from a held-out phrase check.
+    (
+        "passive_ideation",
+        (
+            r"\b(?:it )?(?:would|'d|will|'ll) (?:\w+ ){0,3}?(?:be )?(?:\w+ ){0,2}?(?:easier|better|"
+            r"simpler|best|a relief|kinder)(?: for (?:everyone|everybody|all|me))? (?:if|when) i "
+            r"(?:just |simply )?(?:was|were|am|'m|died|die|disappeared|was gone|wasn't here|"
+            r"stopped existing|didn't exist|never woke up|didn't wake up)(?: (?:dead|gone|not here|"
+            r"not alive|never born))?\b(?! (?:at|in|on|for|from|home|out|away|there|here|"
+            r"prepared|ready|told|asked|able|allowed|awake|sober|taller|richer|smarter|older|"
+            r"younger|faster|better|more|less)\b)"
+        ),
+    ),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:hope|hoping|wish|wishing|pray|praying) (?:that )?(?:a|some|the|someone|"
+            r"somebody|something)? ?(?:\w+ ){0,3}?(?:hits|hit|kills|kill|would hit|will hit|"
+            r"runs me over|run me over|would kill|will kill|ends|crashes into) me\b(?! (?:up|"
+            r"back|with)\b)|\b(?:hope|hoping|wish|pray|praying) "
+            r"(?:that )?(?:the|my) (?:plane|car|bus|train) (?:crashes|crash|hits|would crash)\b"
+        ),
+    ),
+    (
+        "active_ideation",
+        r"\bcheck(?:ing)? out (?:permanently|for good|of (?:life|this life|this world))\b",
+    ),
+    (
+        "intent_plan",
+        (
+            r"\b(?:tonight|today|tomorrow)(?:s| is) the (?:night|day)\W+(?:i'm|im|i am|i'll|ill) "
+            r"(?:finally |really )?(?:doing|going to do|gonna do|do) it\b\W*$"
+        ),
+        "plan",
+    ),
+    (
+        "intent_plan",
+        (
+            r"\b(?:have|got|had|i've|ive) (?:it|everything) (?:all )?(?:planned|figured|worked) out"
+            r"\b(?=\W*$|.{0,30}\b(?:how|when|where|method|date)\b)|\b(?:know|knows|decided|"
+            r"figured out|planned|picked|worked out) (?:exactly )?(?:when and how|how and when|"
+            r"where and when|when and where|how and where)\b"
+        ),
+        "plan",
+    ),
+    (
+        "intent_plan",
+        (
+            r"\b(?:this is|tonight is|today is|tonights|todays|it's|its) (?:going to be )?my "
+            r"(?:very )?last (?:night|day) (?:alive|on earth|ever|of my life|breathing)\b"
+        ),
+        "plan",
+    ),
+    ("preparatory", r"\bsomething to remember me by\b|\bto remember me by\b"),
+    (
+        "passive_ideation",
+        (
+            r"\b(?:i'd|id|i would|i will|i'll) be (?:\w+ )?(?:fine|ok|okay|happy|glad|relieved|at "
+            r"peace|"
+            r"grateful) (?:if|when) i (?:just )?(?:died|die|was dead|were dead|didn't wake up|"
+            r"never woke up|don't wake up|stopped existing|got hit)\b"
+        ),
+    ),
+    ("active_ideation", r"\bunaliv(?:e|ing)\b(?! (?:him|her|them|you|people|someone|others)\b)"),
+    (
+        "intent_plan",
+        (
+            r"\b(?:i'm|im|i am) (?:\w+ )?(?:killing myself|ending it|ending my life|ending things|"
+            r"ending it all|jumping off|overdosing|hanging myself|taking my life)\b(?! (?:with|"
+            r"over|for|"
+            r"at|to get|trying|on|by|doing|studying|working|cleaning|laughing|here|off|early|"
+            r"between)\b)"
+        ),
+    ),
+    (
+        "method",
+        (
+            r"\b(?:looking|sitting here looking|holding|sitting with|staring) (?:at )?(?:the|my|a|"
+            r"this) (?:\w+ )?(?:knife|blade|razor|rope|noose|pills|gun|pill bottle)\b"
+            r"(?=.{0,40}\b(?:thinking|wondering|tempted|could|should|just end|do it)\b)|"
+            r"\b(?:jump|jumping|throw myself|fall|falling) (?:off|from) (?:something|somewhere) "
+            r"(?:high|tall|really high)\b"
+        ),
+    ),
+    (
+        "self_harm",
+        (
+            r"\brelaps(?:e|ed|ing)\b(?:\s+\w+){0,3}? (?:cut|cutting|sh|self harm|self-harm|burning|"
+            r"burned)\b(?! (?:my|the|a|some|out|down|back|off|class|carbs|ties|it)\b)|\b(?:i|and) "
+            r"(?:\w+ )?(?:cut|cutting) (?:again|last night|yesterday|today|"
+            r"this morning|tonight|deep|deeper)\b"
+        ),
+    ),
+    (
+        "hopelessness",
+        (
+            r"\b(?:can't|cant|cannot|don't|dont) see (?:any )?(?:way|how) (?:this|it|things|my "
+            r"life|"
+            r"anything|life) (?:\w+ )?(?:gets?|will get|could get|is going to get|can get|"
+            r"would get) (?:any )?better\b|\b(?:i'm|im|i am|i'll|ill|i will) never (?:going to |"
+            r"gonna )?(?:be )?(?:happy|okay|ok|get better|feel better|be okay)\b(?! (?:with|about|"
+            r"at|until)\b)"
+        ),
+    ),
+    (
+        "self_harm",
+        (
+            r"\b(?:want|wanna|need|urge|urges|urging|craving|itching|tempted) (?:\w+ )?(?:to )?"
+            r"(?:cut|burn myself|hurt myself|harm myself|sh|self harm|self-harm)(?: (?:again|so "
+            r"bad|"
+            r"so badly|tonight|right now|deep|deeper|really bad))*\b(?=\W*$|\W*(?:so|again|"
+            r"right now|tonight|deep|really|badly|but|and|i)\b)"
+        ),
+    ),
+    (
+        "burden",
+        (
+            r"\bi (?:only |just |always )?(?:make|making|made) (?:everyone'?s|everybody'?s|their|"
+            r"my family'?s|my parents'?|people'?s|every ?one'?s|everyones|everybodys|your) "
+            r"(?:life|lives|day|days) (?:worse|harder|miserable|hell|a misery)\b"
+        ),
+    ),
 ]
 
 NEGATIVES: list[tuple[str, str]] = [
+    (
+        "idiom",
+        (
+            r"\b(?:want|wanted|wanting|wanna|could|would|just|i|almost|nearly) (?:\w+ )?(?:to )?"
+            r"(?:die|died|dying) (?:of|from) (?:embarrassment|shame|cringe|laughing|laughter|"
+            r"boredom|"
+            r"cuteness|the heat|heat|jealousy|envy|excitement|happiness)\b"
+        ),
+    ),
+    (
+        "academic",
+        (
+            r"\b(?:warning )?(?:signs|symptoms|causes|risk factors|myths|facts|statistics) (?:of|"
+            r"for|about) (?:suicid\w*|self[- ]?harm\w*|overdos\w*|depression)\b(?:[^.!?;\n]{0,40})"
+        ),
+    ),
     # Exaggeration idioms: each excuses only the words it covers.
     (
         "idiom",
@@ -1130,7 +1285,7 @@ NEGATIVES: list[tuple[str, str]] = [
             r"burns?) (?:himself|herself|themselves)\b|\bhang(?:ed)? (?:himself|herself|"
             r"themselves)\b|\bjump(?:ed)? (?:off|from)\b[^.!?;\n]{0,30}|"
             r"\bbetter off without (?:him|her|them)\b|\b(?:burden|hopeless|"
-            r"no point)\b[^.!?;\n]{0,30})"
+            r"no point)\b[^.!?;\n]{0,30}|\bunaliv\w*)"
         ),
     ),
     (
@@ -1143,7 +1298,7 @@ NEGATIVES: list[tuple[str, str]] = [
             r"keeps saying|kept saying|admitted|confessed|mentioned|thinks|thought|feels|"
             r"felt)(?: me| us| that)?(?: that)?(?: (?:he|she|they))? (?:\w+ ){0,2}?(?:wants?|"
             r"wanted|is going to|was going to|wanna|plans?|planned|might|would|will|feels?|felt|"
-            r"has been|had been|is|was)\b{CLAUSE}"
+            r"has been|had been|is|was|s|s been|been|keeps|talks|talked|thinks|thought)\b{CLAUSE}"
         ),
     ),
     # Fiction and academic mentions, up to the first word about the client themself.

@@ -194,7 +194,9 @@ def safety_net(turn: Turn, text: str, *, counselor_present: bool = False) -> boo
     """The safety net on what the client just wrote, before anything else reads it. True when
     it started a crisis (the turn stops there: the resources and the safety card are dealt)."""
     session = turn.session
-    assessment = assess(text, session.locale)
+    # Inside a crisis, the ambiguous cues ("I have a plan", "tonight") count on their own.
+    context = session.intervention_triggered or risk_now(session) >= RiskLevel.L3
+    assessment = assess(text, session.locale, context=context)
     if not assessment.positive:
         return False
     if session.current_intent_code == CRISIS_FLOW:

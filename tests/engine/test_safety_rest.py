@@ -125,3 +125,13 @@ def test_plain_tiredness_is_still_tiredness(api_as, on_duty, locale, text):
     session = AskSession.objects.get(pk=session_id)
     assert session.intervention_triggered is False
     assert not Notification.objects.filter(kind=Notification.Kind.CRISIS_ALERT).exists()
+
+
+def test_inside_a_crisis_a_bare_plan_raises_the_risk_to_l4(api_as, on_duty):
+    api, session_id = start(api_as, "en-US")
+    say(api, session_id, "honestly everyone would be better off without me")
+    assert AskSession.objects.get(pk=session_id).final_risk_level == "L3"
+
+    say(api, session_id, "yes. I have a plan.")
+
+    assert AskSession.objects.get(pk=session_id).final_risk_level == "L4"

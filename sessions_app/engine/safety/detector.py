@@ -300,8 +300,10 @@ def _dedupe(hits: list) -> list:
     return [k for k, _, _ in kept]
 
 
-def assess(text: str, locale: str = "en") -> Assessment:
-    """Every language's patterns on `text`; `locale` only orders the languages."""
+def assess(text: str, locale: str = "en", *, context: bool = False) -> Assessment:
+    """Every language's patterns on `text`; `locale` only orders the languages. With `context`
+    (the conversation is already a crisis) the ambiguous cues count on their own: "I have a
+    plan", "I'm going to do it tonight" mean one thing there."""
     if not text or not text.strip():
         return Assessment()
     first = _language_of(locale)
@@ -323,7 +325,9 @@ def assess(text: str, locale: str = "en") -> Assessment:
     # together: a means and a resolve.
     clear = any(not h[0].support for h in hits)
     supports = {h[0].category for h in hits if h[0].support}
-    if not clear and not {Category.METHOD, Category.INTENT_PLAN} <= supports:
+    if not hits or (
+        not clear and not context and not {Category.METHOD, Category.INTENT_PLAN} <= supports
+    ):
         return Assessment()
     findings = tuple(
         Finding(rule.category, v.source(text, start, end), v.starts[start], v.ends[end - 1], code)

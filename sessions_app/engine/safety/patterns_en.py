@@ -546,9 +546,7 @@ RULES: list[tuple[str, ...]] = [
     (
         "intent_plan",
         (
-            r"\b(?:i|i've|ive|i have|i've got|ive got) (?:already )?(?:a|the|my) plan\b(?! (?:for|"
-            r"to (?:go|get|study|move|visit|finish|start|make|buy|see|meet|travel|learn|save|fix|"
-            r"talk|apply|quit|change|celebrate))\b)|\b(?:i've|ive|i have|i) (?:already )?(?:made|"
+            r"\b(?:i've|ive|i have|i) (?:already )?(?:made|"
             r"got|have|worked out|figured out|written|planned|picked|chosen|set|decided on) (?:a |"
             r"the |my )?(?:plan|date|day|time|spot|place|method|bridge|way)\b(?! (?:for|to (?:go|"
             r"get|study|move|visit|finish|start|make|buy|see|meet|travel|learn|save|fix|talk|"
@@ -560,6 +558,29 @@ RULES: list[tuple[str, ...]] = [
             r"end it|die|kill myself)\b|\bplanned (?:it|everything|my death|my suicide) (?:out)?\b"
         ),
         "plan",
+    ),
+    # "I have a plan" is a plan to die next to any other sign (or inside a crisis
+    # conversation), and coping on its own ("I feel calmer now that I have a plan").
+    (
+        "intent_plan",
+        (
+            r"\b(?:i|i've|ive|i have|i've got|ive got) (?:already )?(?:a|the|my) plan\b(?! (?:for|"
+            r"to (?:go|get|study|move|visit|finish|start|make|buy|see|meet|travel|learn|save|fix|"
+            r"talk|apply|quit|change|celebrate))\b)"
+        ),
+        "plan",
+        "support",
+    ),
+    # Swallowing "them all" / "the lot": pills named earlier in the message.
+    (
+        "intent_plan",
+        (
+            r"\b(?:i'm|im|i am|i'll|ill|i will|gonna|going to)? ?(?:take|taking|swallow|swallowing|"
+            r"down|downing) (?:them|it|all of them|the lot|every single one|every one) (?:all )?"
+            r"(?:at once|in one go|tonight|today|tomorrow|after|when|before|this (?:weekend|week|"
+            r"evening))\b"
+        ),
+        "support",
     ),
     (
         "intent_plan",
@@ -652,6 +673,16 @@ RULES: list[tuple[str, ...]] = [
             r"stocked up on) (?:up )?(?:\w+ ){0,3}?{PILLS}\b(?=.{0,60}\b(?:for|in case|until|"
             r"enough|when|to|just|all|so|months|weeks|die|end|night|plan|ready|secretly|drawer|"
             r"lots|hundred|\d+)\b|\s*$)"
+        ),
+    ),
+    (
+        "preparatory",
+        (
+            r"\b(?:i|i've|ive|i have|i've got|ive got|have|got|i keep|i kept) (?:all )?(?:the |"
+            r"my |some |enough |a lot of |lots of |a stash of |a bottle of |a box of )?(?:\w+ )?"
+            r"{PILLS} "
+            r"(?:saved|stashed|stockpiled|hidden|hid|ready|set aside|put away|put aside|lined up|"
+            r"counted out)(?: up)?\b"
         ),
     ),
     (

@@ -198,3 +198,11 @@ def test_it_is_a_pure_function_of_its_text():
     assert isinstance(first, Assessment)
     assert assess("") == Assessment()
     assert not assess("   ").positive
+
+
+def test_inside_a_crisis_the_ambiguous_cues_count_on_their_own():
+    for text, locale in [("I have a plan.", "en"), ("im going to do it tonight", "en")]:
+        assert not assess(text, locale).positive
+        assert assess(text, locale, context=True).positive
+    assert assess("I have a plan.", "en", context=True).level == "L4"
+    assert not assess("work was fine today", "en", context=True).positive

@@ -1,5 +1,6 @@
-"""Crisis escalation (SPEC §3): a deterministic keyword net on every client text, plus the
-Analyst's `crisis_signal`.
+"""Crisis escalation (SPEC §3): the safety net (`engine/safety`) on every client text, plus the
+Analyst's `crisis_signal`; the crisis lines of the client's language and region; and a person
+paged when a model's silence leaves the risk unknown.
 
 `crisis_escalate` runs inside the transaction that stores the client's words (or the Analyst's
 reply), so the escalation commits with them: with the LLM, the worker and Redis all down, the
@@ -110,23 +111,26 @@ def _on_duty(session: AskSession) -> list[int]:
     return list(counselors.values_list("pk", flat=True))
 
 
-def _alert_counselors(session: AskSession, level: str) -> int:
-    """A crisis_alert for every on-duty counselor; no client words in it, ever. A sandbox
-    session's crisis is a test: it alerts the counselor playing it, and pages nobody else."""
-    counselors = _on_duty(session)
+def _page(session: AskSession, users: list[int], kind: str, once: str, **facts: str) -> int:
+    """One notification of `kind` per user, once per session (its dedupe key); no client words
+    in it, ever. A second escalation of the same session does not page twice."""
     alerts = [
         Notification(
-            user_id=counselor_id,
-            kind=Notification.Kind.CRISIS_ALERT,
+            user_id=user_id,
+            kind=kind,
             session=session,
-            payload={"session_id": str(session.pk), "risk_level": level},
-            dedupe_key=f"crisis:{session.pk}",
+            payload={"session_id": str(session.pk), **facts},
+            dedupe_key=f"{once}:{session.pk}",
         )
-        for counselor_id in counselors
+        for user_id in users
     ]
-    # ignore_conflicts: a second escalation of the same session does not alert twice.
     Notification.objects.bulk_create(alerts, ignore_conflicts=True)
     return len(alerts)
+
+
+def _alert_counselors(session: AskSession, level: str) -> int:
+    alert = Notification.Kind.CRISIS_ALERT
+    return _page(session, _on_duty(session), alert, "crisis", risk_level=level)
 
 
 def risk_unassessed(turn: Turn, *, reason: str, agent: str) -> None:
@@ -148,23 +152,11 @@ def risk_unassessed(turn: Turn, *, reason: str, agent: str) -> None:
 
 
 def _review_alert(session: AskSession, *, reason: str) -> int:
-    """A `review_needed` notification per reviewer, once per session; no client words in it."""
-    reviewers = _on_duty(session)
-    if not reviewers:
-        ops = User.objects.filter(groups__name=Role.OPS, is_active=True)
-        reviewers = list(ops.values_list("pk", flat=True))
-    alerts = [
-        Notification(
-            user_id=reviewer,
-            kind=Notification.Kind.REVIEW_NEEDED,
-            session=session,
-            payload={"session_id": str(session.pk), "reason": reason},
-            dedupe_key=f"review:{session.pk}",
-        )
-        for reviewer in reviewers
-    ]
-    Notification.objects.bulk_create(alerts, ignore_conflicts=True)
-    return len(alerts)
+    """Whoever is on duty looks at the session; ops when nobody is."""
+    reviewers = _on_duty(session) or list(
+        User.objects.filter(groups__name=Role.OPS, is_active=True).values_list("pk", flat=True)
+    )
+    return _page(session, reviewers, Notification.Kind.REVIEW_NEEDED, "review", reason=reason)
 
 
 def _enter_crisis_flow(turn: Turn) -> None:

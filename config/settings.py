@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "django_q",
     "django_htmx",
     "channels",
+    "axes",
     "sessions_app",
     "psychologist",
     "insights",
@@ -90,6 +91,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before sessions, CSRF and auth: an oversized request is refused before anything reads it.
+    "sessions_app.edge.limits.RequestLimitsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -98,6 +101,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "sessions_app.edge.limits.DatabaseUnavailableMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -294,6 +300,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # The staff's sign-in page (counselors and ops); clients and services use API tokens.
+# django-axes first: it refuses a locked-out account or address before a password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "pages:home"
 LOGOUT_REDIRECT_URL = "login"
@@ -317,6 +328,28 @@ REST_FRAMEWORK = {
         "export": env_str("THROTTLE_EXPORT", "5/hour"),
     },
 }
+# --- The edge: client addresses, request limits, login lockout (QUALITY R11) ---------------
+# How many proxies we run in front of the app, each appending to X-Forwarded-For. 0 (the
+# default): the header is ignored, the socket's address is the client. N: the Nth address from
+# the right (sessions_app.edge.addresses). Never more than the proxies that really exist: every
+# entry left of them is written by the client.
+TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_HOPS
+# Bigger bodies, more fields or more files answer 413 E_PAYLOAD_TOO_LARGE on every route.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("REQUEST_MAX_BODY_BYTES", 2_621_440, minimum=1024)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("REQUEST_MAX_FIELDS", 1000, minimum=1)
+DATA_UPLOAD_MAX_NUMBER_FILES = env_int("REQUEST_MAX_FILES", 20, minimum=1)
+# Staff and token sign-ins (django-axes): after LOGIN_FAILURE_LIMIT failures for one account or
+# from one address, that account or address is locked for LOGIN_LOCKOUT_MINUTES, even with the
+# right password. Failures are audited in admin (Axes: access attempts, failures, logs).
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_CLIENT_IP_CALLABLE = "sessions_app.edge.addresses.client_address"
+AXES_LOCKOUT_CALLABLE = "sessions_app.edge.lockout.lockout_response"
+
 # Knox stores only a hash of each token; tokens expire after KNOX_TOKEN_TTL_HOURS.
 REST_KNOX = {
     "TOKEN_TTL": timedelta(hours=env_int("KNOX_TOKEN_TTL_HOURS", 10, minimum=1)),
@@ -366,8 +399,13 @@ SPECTACULAR_SETTINGS |= {
 
 # --- Cache: throttle counters must be shared by every web process --------------------------
 if REDIS_URL:
+    # Short socket timeouts: an unreachable Redis must fail a throttle open quickly, not hang it.
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -422,6 +460,8 @@ SECURE_CSP = {
 
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # Load balancers probe over plain HTTP inside the network.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True

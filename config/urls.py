@@ -9,6 +9,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import AllowAny
 
 from sessions_app.api.auth import LoginApi, LogoutApi
+from sessions_app.edge import health
 from sessions_app.forms import StaffAuthenticationForm
 
 # Swagger UI boots from an inline script and styles its widgets inline: its page alone relaxes
@@ -46,6 +47,9 @@ admin.site.site_title = "Naisei admin"
 admin.site.index_title = "Sessions, people and the psychologist"
 
 urlpatterns = [
+    # Probes for load balancers and orchestrators, outside /api/ (no auth, no schema).
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),
     path("api/", include((api_urlpatterns, "api"))),
     path("api/", include("sessions_app.urls")),

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from psychologist.llm.registry import Provider, binding_for_agent, get_provider, providers_replaced
-from psychologist.llm.scripted import ScriptedProvider
+from psychologist.llm.scripted import ScriptedProvider, recording_errors
 from sessions_app.engine.schemas import TOOLS_BY_AGENT
 from sessions_app.errors import ApplicationError
 from sessions_app.events import EventType, event_append
@@ -36,6 +36,7 @@ OFFLINE_MODEL = "offline-rules-v1"
 # "anthropic" choice uses the small one: tests of prompts and flows rarely need the large.
 ANTHROPIC_FALLBACK_MODEL = "claude-haiku-4-5"
 SCRIPT_MAX_RECORDINGS = 200
+SCRIPT_MAX_DEPTH = 64
 
 
 def anthropic_available() -> bool:
@@ -44,27 +45,64 @@ def anthropic_available() -> bool:
 
 def script_parse(raw: str) -> list[dict[str, Any]]:
     """Recordings from pasted or uploaded JSON: a list of recordings (the scripted provider's
-    shape, or `{"agent", "output"}`), or a scenario file whose turns' `model` lists are used."""
+    shape, or `{"agent", "output"}`), or a scenario file whose turns' `model` lists are used.
+    Each recording is checked against the provider's own RECORDING_SCHEMA, so a malformed one
+    is a form error here rather than a crash at the first turn."""
     try:
         data = json.loads(raw)
     except ValueError as exc:
         raise _script_invalid(f"The script is not JSON ({exc.msg}, line {exc.lineno}).") from None
+    except RecursionError:
+        data = None
+    if data is None or _depth_over(data, SCRIPT_MAX_DEPTH):
+        raise _script_invalid(f"The script nests deeper than {SCRIPT_MAX_DEPTH} levels.")
     if isinstance(data, dict) and isinstance(data.get("turns"), list):
-        data = [item for turn in data["turns"] for item in (turn.get("model") or [])]
+        data = _scenario_recordings(data["turns"])
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
         raise _script_invalid("The script must be a list of recordings or a scenario file.")
     if len(data) > SCRIPT_MAX_RECORDINGS:
         raise _script_invalid(f"At most {SCRIPT_MAX_RECORDINGS} recordings.")
-    recordings = []
-    for number, item in enumerate(data, start=1):
-        if "output" in item:
-            agent = item.get("agent")
-            if agent not in TOOLS_BY_AGENT:
-                raise _script_invalid(f"Recording {number} names no known agent.")
-            call = {"name": TOOLS_BY_AGENT[agent].name, "input": item["output"]}
-            item = {"agent": agent, "tool_calls": [call]}
-        recordings.append(item)
+    return [_recording(item, number) for number, item in enumerate(data, start=1)]
+
+
+def _scenario_recordings(turns: list[Any]) -> list[Any]:
+    recordings: list[Any] = []
+    for number, turn in enumerate(turns, start=1):
+        model = turn.get("model") if isinstance(turn, dict) else None
+        if not isinstance(turn, dict) or not isinstance(model, list | None):
+            raise _script_invalid(f"Turn {number} must be an object whose `model` is a list.")
+        recordings.extend(model or [])
     return recordings
+
+
+def _recording(item: dict[str, Any], number: int) -> dict[str, Any]:
+    if "output" in item:
+        agent = item.get("agent")
+        if not isinstance(agent, str) or agent not in TOOLS_BY_AGENT:
+            raise _script_invalid(f"Recording {number} names no known agent.")
+        if not isinstance(item["output"], dict) or set(item) - {"agent", "output"}:
+            raise _script_invalid(
+                f"Recording {number}: `output` must be an object, beside `agent` only."
+            )
+        call = {"name": TOOLS_BY_AGENT[agent].name, "input": item["output"]}
+        item = {"agent": agent, "tool_calls": [call]}
+    errors = recording_errors(item)
+    if errors:
+        raise _script_invalid(f"Recording {number}: {'; '.join(errors[:3])}.")
+    return item
+
+
+def _depth_over(data: Any, limit: int) -> bool:
+    """Whether `data` nests deeper than `limit` (iteratively: a deep script must not recurse)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = value.values() if isinstance(value, dict) else value
+        if isinstance(value, dict | list):
+            stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _script_invalid(detail: str) -> ApplicationError:

@@ -200,7 +200,8 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
             session=session, adding=changes["message_count"] - session.message_count
         )
     risk_before = risk_now(session)
-    if changes.get("final_risk_level", risk_before) < risk_before:
+    # null is "not assessed", i.e. no risk: clearing a raised level is lowering it too.
+    if (changes.get("final_risk_level", risk_before) or RiskLevel.L0) < risk_before:
         raise invalid(
             "Lowering the risk needs a written reason: POST …/risk with level and reason.",
             final_risk_level="lowering needs a reason (POST /risk)",

@@ -37,3 +37,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # Never the repository's vault/: tests that export point it at their own tmp_path.
 VAULT_EXPORT_DIR = Path(tempfile.gettempdir()) / "naisei-test-vault"
+
+# The event log refuses TRUNCATE on PostgreSQL (migration sessions_app/0013) unless the
+# connection says otherwise; the suite's connections do, because transactional tests empty every
+# table between tests with one TRUNCATE. The test of the trigger opens a connection without it.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = f"{_options.get('options', '')} -c naisei.event_log_truncate=on".strip()

@@ -18,6 +18,8 @@ from config.asgi import application
 from sessions_app.events import event_append
 
 ORIGIN = b"http://testserver"
+# Every real handshake names the host it was sent to; the page's origin is compared with it.
+HOST = b"testserver"
 
 
 def session_cookie(user: Any) -> str:
@@ -32,9 +34,10 @@ def communicator(
     cookie: str | None = None,
     token: str | None = None,
     origin: bytes | None = ORIGIN,
+    host: bytes = HOST,
     subprotocols: list[str] | None = None,
 ) -> WebsocketCommunicator:
-    headers = []
+    headers = [(b"host", host)]
     if origin is not None:
         headers.append((b"origin", origin))
     if cookie is not None:

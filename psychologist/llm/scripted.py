@@ -6,7 +6,9 @@ A recording is an `LLMResponse` or a dict shaped like one:
      "tool_calls": [{"id": "t1", "name": "analyst_output", "input": {...}}],
      "usage": {"input_tokens": 10, "output_tokens": 5}, "cost_micro_usd": 0}
 Install a script with `use_script(responses)`; every call takes the next recording and a call
-past the end raises `ScriptExhausted`.
+past the end raises `ScriptExhausted`. `RECORDING_SCHEMA` is that shape as a JSON schema: the
+provider checks every dict recording against it on replay, and the sandbox's start form checks
+a pasted script with it before a session exists.
 """
 
 from __future__ import annotations
@@ -16,10 +18,69 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import jsonschema
+
 from psychologist.llm.types import LLMError, LLMRequest, LLMResponse, ToolCall, Usage
 
 PROVIDER = "scripted"
 MODEL = "scripted"
+
+
+RECORDING_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+        "agent": {"type": "string", "minLength": 1},
+        "text": {"type": "string"},
+        "stop_reason": {"type": "string", "minLength": 1},
+        "model": {"type": "string", "minLength": 1},
+        "tool_calls": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "name": {"type": "string", "minLength": 1},
+                    "input": {"type": "object"},
+                },
+                "required": ["name", "input"],
+                "additionalProperties": False,
+            },
+        },
+        "usage": {
+            "type": "object",
+            "properties": {
+                name: {"type": "integer", "minimum": 0} for name in Usage.__dataclass_fields__
+            },
+            "additionalProperties": False,
+        },
+        "cost_micro_usd": {"type": "integer", "minimum": 0},
+    },
+    "additionalProperties": False,
+}
+_RECORDING_VALIDATOR = jsonschema.Draft202012Validator(RECORDING_SCHEMA)
+
+
+def recording_errors(recording: Any) -> list[str]:
+    """Every way `recording` departs from RECORDING_SCHEMA, as short messages; [] if none.
+    The messages name the place and the rule, never the offending value (it may be long)."""
+    errors = sorted(_RECORDING_VALIDATOR.iter_errors(recording), key=lambda e: list(e.path))
+    return [f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {_rule(e)}" for e in errors]
+
+
+def _rule(error: jsonschema.ValidationError) -> str:
+    if error.validator == "type":
+        return f"must be of type {error.validator_value}"
+    if error.validator == "required":
+        return f"needs {', '.join(map(repr, error.validator_value))}"
+    if error.validator == "additionalProperties":
+        allowed = ", ".join(sorted(error.schema.get("properties", {})))
+        return f"has keys other than {allowed}"
+    if error.validator == "minimum":
+        return f"must be at least {error.validator_value}"
+    if error.validator == "minLength":
+        return "must not be empty"
+    return f"breaks the rule {error.validator!r}"
 
 
 class ScriptExhausted(LLMError):
@@ -69,6 +130,9 @@ class ScriptedProvider:
     ) -> LLMResponse:
         if isinstance(recording, LLMResponse):
             return recording
+        errors = recording_errors(recording)
+        if errors:
+            raise LLMError(f"script call {number}: {'; '.join(errors[:3])}", code="bad_script")
         expected = recording.get("agent")
         if expected and expected != request.agent:
             raise LLMError(

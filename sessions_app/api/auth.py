@@ -15,6 +15,7 @@ from sessions_app.api.base import ApiView, LoginThrottle
 from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.serializers import LoginInput, LoginOutput
 from sessions_app.api.sessions import errors
+from sessions_app.edge.lockout import lockout_response
 from sessions_app.errors import ApplicationError
 
 
@@ -32,14 +33,21 @@ class LoginApi(ApiView):
             200: LoginOutput,
             400: OpenApiResponse(ErrorOutput, description="E_VALIDATION"),
             401: OpenApiResponse(ErrorOutput, description="E_UNAUTHENTICATED (bad credentials)"),
-            429: OpenApiResponse(ErrorOutput, description="E_THROTTLED"),
+            429: OpenApiResponse(
+                ErrorOutput,
+                description="E_THROTTLED; E_LOCKED_OUT (too many failed sign-ins, as on /login/)",
+            ),
         },
         auth=[],
     )
     def post(self, request: Request) -> Response:
         data = LoginInput(data=request.data)
         data.is_valid(raise_exception=True)
+        # The staff pages' lockout policy (django-axes) applies here too: its backend refuses a
+        # locked account or address before the password is checked.
         user = authenticate(request._request, **data.validated_data)
+        if user is None and getattr(request._request, "axes_locked_out", False):
+            return lockout_response(request._request)
         if user is None:
             raise ApplicationError("E_UNAUTHENTICATED", "Invalid username or password.", status=401)
         # Expired tokens are swept here rather than on every authenticated request.

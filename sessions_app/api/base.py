@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.idempotency import HEADER, KEY_PATTERN, idempotent, idempotent_staged
+from sessions_app.edge.addresses import client_address
 
 logger = logging.getLogger(__name__)
 
@@ -120,7 +121,8 @@ class TokenScheme(OpenApiAuthenticationExtension):
 
 class FailOpen:
     """A throttle whose cache (Redis) is down lets the request through and logs the failure by
-    type: a throttle must never cost a client its answer, nor a crisis its escalation (R10)."""
+    type: a throttle must never cost a client its answer, nor a crisis its escalation (R10).
+    Anonymous requests are counted by the client's address as `client_address` reads it."""
 
     scope: str
 
@@ -130,6 +132,11 @@ class FailOpen:
         except Exception as exc:  # any cache backend's connection error
             logger.warning("throttle.unavailable scope=%s error=%s", self.scope, type(exc).__name__)
             return True
+
+    def get_ident(self, request: Request) -> str:
+        # DRF's own trusts any X-Forwarded-For when NUM_PROXIES is unset: a spoofed address per
+        # try would reset the login throttle. Ours believes only the trusted proxy hops (R11).
+        return client_address(request)
 
 
 class LoginThrottle(FailOpen, throttling.AnonRateThrottle):

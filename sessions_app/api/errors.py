@@ -7,10 +7,14 @@ answers itself for /api/ paths (no route, an unhandled crash).
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import TooManyFilesSent
 from django.views import defaults
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
@@ -20,6 +24,15 @@ from rest_framework.views import set_rollback
 from sessions_app.errors import ApplicationError
 
 logger = logging.getLogger(__name__)
+
+# A lost database (down, restarting, its pool exhausted) is worth a retry, not a traceback.
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+LIMIT_ERRORS = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent)
+RETRY_AFTER_SECONDS = 5
+UNAVAILABLE_PAGE = (
+    "<!doctype html><title>Temporarily unavailable</title>"
+    "<h1>Temporarily unavailable</h1><p>Please try again in a few seconds.</p>"
+)
 
 _CODES: list[tuple[type[exceptions.APIException], str]] = [
     (exceptions.ValidationError, "E_VALIDATION"),
@@ -45,6 +58,25 @@ class ErrorOutput(serializers.Serializer):
         required=False,
         help_text='E_VALIDATION only: the messages of each input field, {"name": ["…"]}.',
     )
+
+
+def _unavailable(request: Any, exc: BaseException) -> dict[str, Any]:
+    """Logs a lost database as one line by the error's type; the body of its 503."""
+    path = getattr(request, "path", "")
+    logger.warning("database.unavailable path=%s error=%s", path, type(exc).__name__)
+    return error_body("E_UNAVAILABLE", "The service is temporarily unavailable; retry shortly.")
+
+
+def unavailable_response(request: HttpRequest, exc: BaseException) -> HttpResponse:
+    """503 with Retry-After for a lost database: JSON under /api/, a bare page elsewhere."""
+    body = _unavailable(request, exc)
+    if _is_api(request):
+        response: HttpResponse = JsonResponse(body, status=503)
+    else:
+        # A bare page: the site's templates read the signed-in user, i.e. the database.
+        response = HttpResponse(UNAVAILABLE_PAGE, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
 def error_body(code: str, detail: str, fields: Any = None) -> dict[str, Any]:
@@ -85,6 +117,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return Response(
             error_body(exc.code, exc.detail, exc.fields), status=exc.status, headers=headers
         )
+    if isinstance(exc, DATABASE_ERRORS):
+        set_rollback()
+        body = _unavailable(context.get("request"), exc)
+        return Response(body, status=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    if isinstance(exc, LIMIT_ERRORS):
+        # The edge middleware answers these first; a view that reads the body itself still
+        # must not turn them into a 500.
+        detail = "The request is too large."
+        return Response(error_body("E_PAYLOAD_TOO_LARGE", detail), status=413)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -115,6 +156,10 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    exc = sys.exc_info()[1]
+    if isinstance(exc, DATABASE_ERRORS):
+        # Lost in a middleware, before any view: still a 503, never a 500 page.
+        return unavailable_response(request, exc)
     if _is_api(request):
         return JsonResponse(error_body("E_INTERNAL", "Internal server error."), status=500)
     return defaults.server_error(request)

@@ -6,19 +6,25 @@
   Such a connection is authenticated by the token alone — cookies are ignored, an invalid token
   is an anonymous user — and its Origin is not checked: native apps send none, and a forged
   page cannot present a token it does not have.
-- **Cookie** (the browser pages): the Origin header must name one of ALLOWED_HOSTS, else the
-  handshake is refused (HTTP 403) before any cookie is read — the websocket's CSRF defence.
+- **Cookie** (the browser pages): the Origin must be the page's own — scheme, host and port
+  equal to the connection's (its Host header, ws → http, wss → https), the host one of
+  ALLOWED_HOSTS — or one of CSRF_TRUSTED_ORIGINS, else the handshake is refused (HTTP 403)
+  before any cookie is read: the websocket's CSRF defence. Host names alone are not enough:
+  another site on an allowed host, on another port or scheme, is another origin.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
-from channels.security.websocket import OriginValidator
+from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.http.request import split_domain_port, validate_host
+from django.utils.http import is_same_domain
 from rest_framework.exceptions import AuthenticationFailed
 
 from sessions_app.api.plugins import TokenAuthentication
@@ -49,19 +55,80 @@ def user_for_token(token: str) -> Any:
     return user
 
 
-class AllowedHostsOrigin(OriginValidator):
-    """Channels' origin check against ALLOWED_HOSTS, read per connection (not at import)."""
+Origin = tuple[str, str, int]  # scheme, host, port
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def parse_origin(value: str) -> Origin | None:
+    """(scheme, host, port) of an http(s) origin; None for anything else ("null", garbage)."""
+    try:
+        parts = urlsplit(value.strip().lower())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname, port or DEFAULT_PORTS[parts.scheme]
+
+
+def _header(scope: dict[str, Any], name: bytes) -> str | None:
+    for key, value in scope.get("headers") or []:
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
+
+
+def _connection_scheme(scope: dict[str, Any]) -> str:
+    proxy = settings.SECURE_PROXY_SSL_HEADER  # ("HTTP_X_FORWARDED_PROTO", "https") in production
+    if proxy:
+        name = proxy[0].removeprefix("HTTP_").replace("_", "-").lower().encode()
+        if _header(scope, name) == proxy[1]:
+            return "https"
+    return "https" if scope.get("scheme") == "wss" else "http"
+
+
+def own_origin(scope: dict[str, Any]) -> Origin | None:
+    """The origin of the page this connection belongs to, if its Host is one of ours."""
+    host = _header(scope, b"host")
+    if not host:
+        return None
+    domain, port = split_domain_port(host)
+    if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+        return None
+    scheme = _connection_scheme(scope)
+    return scheme, domain, int(port) if port else DEFAULT_PORTS[scheme]
+
+
+def _trusted(origin: Origin) -> bool:
+    """One of CSRF_TRUSTED_ORIGINS, compared as Django's CSRF check does (`*.` for subdomains)."""
+    scheme, host, port = origin
+    for entry in settings.CSRF_TRUSTED_ORIGINS:
+        wildcard = "://*." in entry
+        trusted = parse_origin(entry.replace("://*.", "://", 1))
+        if trusted is None or (trusted[0], trusted[2]) != (scheme, port):
+            continue
+        if host == trusted[1] or (wildcard and is_same_domain(host, f".{trusted[1]}")):
+            return True
+    return False
+
+
+def origin_allowed(scope: dict[str, Any]) -> bool:
+    origin = parse_origin(_header(scope, b"origin") or "")
+    if origin is None:
+        return False
+    return origin == own_origin(scope) or _trusted(origin)
+
+
+class SameOrigin:
+    """Refuses a browser's handshake from any origin but the page's own or a trusted one."""
 
     def __init__(self, application: Any) -> None:
-        super().__init__(application, [])
+        self.application = application
 
-    def valid_origin(self, parsed_origin: Any) -> bool:
-        if parsed_origin is None:
-            return False
-        return any(
-            pattern == "*" or self.match_allowed_origin(parsed_origin, pattern)
-            for pattern in settings.ALLOWED_HOSTS
-        )
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        if origin_allowed(scope):
+            return await self.application(scope, receive, send)
+        return await WebsocketDenier()(scope, receive, send)
 
 
 class WebsocketAuthMiddleware:
@@ -70,7 +137,7 @@ class WebsocketAuthMiddleware:
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
-        self.browser = AllowedHostsOrigin(AuthMiddlewareStack(inner))
+        self.browser = SameOrigin(AuthMiddlewareStack(inner))
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         token = token_from_subprotocols(scope.get("subprotocols") or [])

@@ -613,6 +613,9 @@ HTML_TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
     },
     # Signed-in users are sent on from the sign-in page; sign-out works for anyone.
     ("login", "GET"): everyone(302, anonymous=200),
+    # Probes (QUALITY R10): anyone, no session needed; they name dependencies, never secrets.
+    ("healthz", "GET"): everyone(200, anonymous=200),
+    ("readyz", "GET"): everyone(200, anonymous=200),
     ("logout", "POST"): everyone(302, anonymous=302),
 }
 

@@ -105,6 +105,81 @@ def test_a_browser_connection_from_another_or_no_origin_is_refused_at_the_handsh
     run(scenario)
 
 
+# The origin is scheme + host + port: another site on an allowed host is another origin.
+WRONG_ORIGINS = [
+    pytest.param(b"localhost:8000", b"http://localhost:9999", id="wrong-port"),
+    pytest.param(b"localhost:8000", b"https://localhost:8000", id="wrong-scheme"),
+    pytest.param(b"testserver", b"http://testserver:8080", id="wrong-port-default"),
+    pytest.param(b"testserver", b"https://testserver", id="wrong-scheme-default"),
+    pytest.param(b"evil.example", b"http://evil.example", id="host-not-allowed"),
+    pytest.param(b"testserver", b"http://testserver:99999", id="malformed-port"),
+]
+
+
+@pytest.mark.parametrize("path", ["session", "/ws/counselors/"])
+@pytest.mark.parametrize(("host", "origin"), WRONG_ORIGINS)
+def test_a_browser_connection_from_another_port_or_scheme_is_refused_at_the_handshake(
+    session, bob, host, origin, path
+):
+    cookie = session_cookie(bob)
+    url = stream_path(session) if path == "session" else path
+
+    async def scenario():
+        comm = communicator(url, cookie=cookie, origin=origin, host=host)
+        connected, code = await comm.connect()
+        assert not connected
+        assert code == 1000  # the denier's close before accept: HTTP 403 to a browser
+
+    run(scenario)
+
+
+@pytest.mark.parametrize(
+    ("host", "origin", "scheme"),
+    [
+        (b"localhost:8000", b"http://localhost:8000", "ws"),
+        (b"localhost", b"https://localhost", "wss"),
+        (b"localhost:8443", b"https://localhost:8443", "wss"),
+    ],
+)
+def test_a_browser_connection_from_the_pages_own_origin_is_accepted(
+    session, bob, host, origin, scheme
+):
+    cookie = session_cookie(bob)
+
+    async def scenario():
+        comm = communicator(stream_path(session), cookie=cookie, origin=origin, host=host)
+        comm.scope["scheme"] = scheme
+        assert await outcome(comm) == "open"
+        await comm.disconnect()
+
+    run(scenario)
+
+
+@pytest.mark.parametrize(
+    ("trusted", "origin", "expected"),
+    [
+        ("https://app.example.com", b"https://app.example.com", "open"),
+        ("https://app.example.com", b"https://app.example.com:444", 403),
+        ("https://app.example.com", b"http://app.example.com", 403),
+        ("https://*.example.com", b"https://staff.example.com", "open"),
+        ("https://*.example.com", b"https://example.org", 403),
+    ],
+)
+def test_csrf_trusted_origins_are_compared_by_scheme_host_and_port(
+    settings, session, bob, trusted, origin, expected
+):
+    settings.CSRF_TRUSTED_ORIGINS = [trusted]
+    cookie = session_cookie(bob)
+
+    async def scenario():
+        comm = communicator(stream_path(session), cookie=cookie, origin=origin)
+        assert await outcome(comm) == expected
+        if expected == "open":
+            await comm.disconnect()
+
+    run(scenario)
+
+
 def test_an_anonymous_browser_is_refused_with_4401(session):
     async def scenario():
         assert await outcome(communicator(stream_path(session))) == 4401

@@ -9,6 +9,7 @@ from django.apps import apps
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 from django.db.models import Count
+from django.test import RequestFactory
 
 from sessions_app.management.commands import _demo_data as data
 from sessions_app.models import AskMessage, AskSession, SessionEvent, Workline
@@ -148,7 +149,9 @@ def test_the_printed_logins_work_and_carry_their_roles():
     output = run_demo()
     for role, username in [("ops", "ops"), ("counselor", "counselor2"), ("client", "mei")]:
         assert f"{username}" in output
-        user = authenticate(username=username, password=data.PASSWORDS[role])
+        # As a sign-in page would: the lockout backend (django-axes) needs the request.
+        request = RequestFactory().post("/login/")
+        user = authenticate(request, username=username, password=data.PASSWORDS[role])
         assert user is not None
         assert role_of(user) == Role(role)
     ops = get_user_model().objects.get(username="ops")

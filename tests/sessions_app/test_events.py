@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import psycopg
 import pytest
 from django.db import DatabaseError, connection, transaction
 
@@ -82,6 +83,33 @@ def test_postgresql_itself_refuses_update_and_delete_of_events(statement):
         transaction.atomic(),
     ):
         cursor.execute(sql, [event.pk])
+    assert SessionEvent.objects.get(pk=event.pk).payload == {"answer": "kept"}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "statement",
+    # Plain TRUNCATE of the table alone is refused anyway: the evidence table references it.
+    ["TRUNCATE {table}, psychologist_hypothesisevidence", "TRUNCATE {table} CASCADE"],
+)
+def test_postgresql_itself_refuses_truncate_of_events(statement):
+    """On a connection as the product opens it (the suite's own may truncate, to flush)."""
+    event = factories.SessionEventFactory(payload={"answer": "kept"})
+    db = connection.settings_dict
+    plain = psycopg.connect(
+        dbname=db["NAME"],
+        user=db["USER"],
+        password=db["PASSWORD"] or None,
+        host=db["HOST"],
+        port=db["PORT"] or 5432,
+        autocommit=True,
+    )
+    try:
+        with pytest.raises(psycopg.Error, match="append-only: TRUNCATE refused"):
+            plain.execute(statement.format(table=SessionEvent._meta.db_table))
+    finally:
+        plain.close()
     assert SessionEvent.objects.get(pk=event.pk).payload == {"answer": "kept"}
 
 

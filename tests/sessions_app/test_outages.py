@@ -1,6 +1,8 @@
 """QUALITY R10 and SPEC §3: with Redis unreachable (a closed port), a real server still signs a
-client in, creates the session, and answers a crisis message with the static crisis resources —
-the answer, the risk level and the escalation committed. Throttles fail open and log."""
+client in, creates the session, serves the turn loop (state, answers, the history list) and
+answers a crisis message with the static crisis resources — the answers, the risk level and the
+escalation committed; throttles fail open and log; `/readyz` says Redis is down. With the
+database unreachable, the API answers 503 E_UNAVAILABLE with Retry-After, never a traceback."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import pytest
 
 from sessions_app.models import AskMessage, AskSession, Notification, SessionEvent
 from tests import factories
-from tests.server import daphne, database_url, free_port
+from tests.server import ARTIFACTS, daphne, database_url, free_port
 
 pytestmark = pytest.mark.usefixtures("committed_db")
 
@@ -25,6 +27,13 @@ def committed_db(transactional_db: Any) -> None:
 
 
 def call(url: str, method: str, body: dict[str, Any] | None = None, token: str = "") -> Any:
+    status, payload, _ = call_with_headers(url, method, body, token)
+    return status, payload
+
+
+def call_with_headers(
+    url: str, method: str, body: dict[str, Any] | None = None, token: str = ""
+) -> Any:
     request = urllib.request.Request(
         url,
         method=method,
@@ -34,9 +43,81 @@ def call(url: str, method: str, body: dict[str, Any] | None = None, token: str =
     )
     try:
         with urllib.request.urlopen(request, timeout=20) as response:
-            return response.status, json.loads(response.read() or b"null")
+            return response.status, json.loads(response.read() or b"null"), response.headers
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
+        return error.code, json.loads(error.read() or b"null"), error.headers
+
+
+def test_with_redis_down_the_turn_loop_is_served_stored_and_readyz_says_so():
+    client = factories.ClientFactory(username="erin")
+    client.set_password(PASSWORD)
+    client.save()
+    factories.UserProfileFactory(user=client)
+    closed_redis = f"redis://127.0.0.1:{free_port()}/0"
+
+    with daphne(
+        db_url=database_url(), log_name="outage-turns.log", env={"REDIS_URL": closed_redis}
+    ) as url:
+        status, login = call(
+            f"{url}/api/auth/token", "POST", {"username": "erin", "password": PASSWORD}
+        )
+        assert status == 200, login
+        token = login["token"]
+        status, created = call(f"{url}/api/ask/sessions", "POST", {}, token)
+        assert status == 201, created
+        base = f"{url}/api/ask/sessions/{created['_id']}"
+        answers = []
+        for number in range(3):
+            status, state = call(f"{base}/state", "GET", token=token)
+            assert status == 200, state
+            card = state["current_card"]
+            assert card is not None, state
+            text = f"Work has been heavy, part {number}."
+            status, after = call(
+                f"{base}/answers", "POST", {"card_id": card["id"], "text": text}, token
+            )
+            assert status == 200, after
+            answers.append(text)
+        status, page = call(f"{url}/api/ask/sessions", "GET", token=token)
+        assert status == 200, page
+        assert [item["_id"] for item in page["results"]] == [created["_id"]]
+        status, ready = call(f"{url}/readyz", "GET")
+        status_live, live = call(f"{url}/healthz", "GET")
+
+    assert status == 200, ready  # degraded, not down: the database answers
+    assert ready["status"] == "degraded"
+    assert ready["dependencies"]["database"]["status"] == "ok"
+    assert ready["dependencies"]["cache"]["status"] == "down"
+    assert ready["dependencies"]["channel_layer"]["status"] == "down"
+    assert (status_live, live) == (200, {"status": "ok"})
+    # Every answer the client was acknowledged for is in the database (the first card is the
+    # topic, stored as the client's opening message, the rest as answers).
+    stored = AskMessage.objects.filter(session_id=created["_id"], role="client")
+    assert sorted(stored.values_list("text", flat=True)) == sorted(answers)
+    log = (ARTIFACTS / "outage-turns.log").read_text()
+    assert "throttle.unavailable" in log
+    assert "Traceback" not in log
+
+
+def test_with_the_database_down_the_api_answers_503_with_retry_after():
+    closed_db = f"postgres://postgres@127.0.0.1:{free_port()}/naisei"
+    with daphne(db_url=closed_db, log_name="outage-db.log") as url:
+        login = call_with_headers(
+            f"{url}/api/auth/token", "POST", {"username": "erin", "password": PASSWORD}
+        )
+        listing = call_with_headers(f"{url}/api/ask/sessions", "GET", token="a" * 64)
+        ready = call_with_headers(f"{url}/readyz", "GET")
+        live = call(f"{url}/healthz", "GET")
+
+    for status, body, headers in (login, listing):
+        assert status == 503, body
+        assert body["code"] == "E_UNAVAILABLE"
+        assert int(headers["Retry-After"]) > 0
+    status, body, headers = ready
+    assert status == 503
+    assert body["dependencies"]["database"]["status"] == "down"
+    assert live == (200, {"status": "ok"})
+    assert "Traceback" not in (ARTIFACTS / "outage-db.log").read_text()
 
 
 def test_with_redis_down_a_crisis_message_is_answered_and_escalated(settings):

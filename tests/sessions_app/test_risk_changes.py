@@ -64,6 +64,25 @@ def test_a_patch_may_raise_the_risk_but_not_lower_it(api_as, bob, escalated):
     assert (event.payload["previous"], event.payload["level"]) == ("L0", "L3")
 
 
+def test_a_patch_may_not_clear_a_raised_risk_with_null(api_as, bob, escalated):
+    # Found by make fuzz: `{"final_risk_level": null}` compared None with a level (a 500).
+    url = f"/api/ask/sessions/{escalated.pk}"
+    response = api_as(bob).patch(url, {"final_risk_level": None}, format="json")
+    assert response.status_code == 400, response.content
+    assert "final_risk_level" in response.json()["fields"]
+    escalated.refresh_from_db()
+    assert escalated.final_risk_level == "L4"
+
+
+def test_a_patch_may_leave_an_unassessed_risk_unassessed(api_as, bob):
+    calm = factories.ActiveSessionFactory(user=factories.ClientFactory(), final_risk_level=None)
+    factories.CaseloadAssignmentFactory(counselor=bob, client=calm.user)
+    response = api_as(bob).patch(
+        f"/api/ask/sessions/{calm.pk}", {"final_risk_level": None}, format="json"
+    )
+    assert response.status_code == 200, response.content
+
+
 def test_clients_may_not_change_a_risk_level(api_as, alice, escalated):
     response = api_as(alice).post(
         risk_url(escalated), {"level": "L1", "reason": "I'm fine"}, format="json"

@@ -6,9 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from psychologist.llm.scripted import ScriptedProvider
+from psychologist.llm.types import LLMError, LLMRequest
 from psychologist.models import LLMCall
 from sessions_app import sandbox
 from sessions_app.engine import services as engine
@@ -94,6 +97,60 @@ def test_a_bad_script_is_a_form_error_not_a_session(dana):
     assert response.status_code == 400
     assert "not JSON" in response.content.decode()
     assert not SandboxSession.objects.exists()
+
+
+MALFORMED_SCRIPTS = {
+    "numbers": "[1, 2, 3]",
+    "string": '"a recording"',
+    "null": "null",
+    "empty-object": "{}",
+    "non-object-turn": '{"turns": [1, {"model": []}]}',
+    "turn-model-not-a-list": '{"turns": [{"model": 5}]}',
+    "5000-nested-brackets": "[" * 5000 + "]" * 5000,
+    "100-nested-objects-in-an-output": (
+        '[{"agent": "analyst", "output": ' + '{"a": ' * 100 + "1" + "}" * 100 + "}]"
+    ),
+    "tool-call-not-an-object": '[{"tool_calls": [1]}]',
+    "tool-call-without-input": '[{"tool_calls": [{"name": "analyst_output"}]}]',
+    "tool-input-not-an-object": '[{"tool_calls": [{"name": "x", "input": [1]}]}]',
+    "usage-not-a-number": '[{"usage": {"input_tokens": "many"}}]',
+    "usage-unknown-key": '[{"usage": {"bogus": 1}}]',
+    "text-not-a-string": '[{"text": 5}]',
+    "negative-cost": '[{"cost_micro_usd": -1}]',
+    "unknown-key": '[{"answer": "hi"}]',
+    "output-not-an-object": '[{"agent": "analyst", "output": [1]}]',
+    "agent-a-list": '[{"agent": ["analyst"], "output": {}}]',
+    "agent-unknown": '[{"agent": "oracle", "output": {}}]',
+    "scenario-of-numbers": '{"turns": [{"model": [1, 2]}]}',
+}
+
+
+@pytest.mark.parametrize("script", MALFORMED_SCRIPTS.values(), ids=MALFORMED_SCRIPTS.keys())
+@pytest.mark.parametrize("how", ["pasted", "uploaded"])
+def test_every_malformed_recording_is_a_form_error_on_the_script_field(dana, script, how):
+    data = {"agent": "cbt_specialist", "flow": "reflection_session", "locale": "en"}
+    data |= {"provider": "scripted"}
+    if how == "pasted":
+        data["script"] = script
+    else:
+        data["script_file"] = SimpleUploadedFile("script.json", script.encode())
+    response = signed_in(dana).post(reverse("pages:sandbox-start"), data)
+    assert response.status_code == 400
+    assert response.context["form"].errors["script"], response.context["form"].errors
+    assert 'class="field-error"' in response.content.decode()
+    assert not SandboxSession.objects.exists()
+
+
+def test_the_scripted_provider_refuses_a_recording_outside_its_schema_on_replay():
+    provider = ScriptedProvider([{"tool_calls": [1]}])
+    with pytest.raises(LLMError) as caught:
+        provider.complete(LLMRequest(agent="analyst", system_blocks=[], messages=[]))
+    assert caught.value.code == "bad_script"
+
+
+def test_the_shipped_scenarios_are_valid_scripts():
+    for path in SCENARIOS.glob("*.json"):
+        assert sandbox.script_parse(path.read_text()) is not None, path.name
 
 
 # --- playing ---------------------------------------------------------------------------------

@@ -1,0 +1,73 @@
+"""SPEC §9 and issue 19: no input to any staff page produces a 500. Every POST page and the GET
+pages that read a query, as the counselor who may act and as ops, with hostile values in every
+field the pages read."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from sessions_app.engine import graph
+from tests import factories
+from tests.sessions_app.test_access_matrix import HTML_TABLE
+
+pytestmark = pytest.mark.django_db
+
+NASTY = ["", "\x00", "a\x00b", "x" * 5000, "9" * 40, "-1", "L9", "<script>", "null", "[]", "{}"]
+FIELDS = (
+    "card_id",
+    "text",
+    "message_id",
+    "level",
+    "reason",
+    "agent",
+    "flow",
+    "cbt_focus",
+    "locale",
+    "provider",
+    "script",
+    "is_minor",
+    "finish",
+    "username",
+    "password",
+)
+POST_ROUTES = sorted(route for route, method in HTML_TABLE if method == "POST")
+
+
+@pytest.fixture
+def live_session(alice):
+    session = factories.AskSessionFactory(user=alice, status="active")
+    graph.message_append(session=session, role="narrator", kind="question_card", text="Q?")
+    return session
+
+
+def kwargs_for(route: str, session) -> dict:
+    if route in ("login", "logout", "pages:sandbox-start"):
+        return {}
+    kwargs = {"session_id": session.pk}
+    if route == "pages:session-workline-activate":
+        kwargs["workline_id"] = graph.workline_create(
+            session=session, name="other", activate=False
+        ).pk
+    return kwargs
+
+
+@pytest.mark.parametrize("route", POST_ROUTES)
+@pytest.mark.parametrize("who", ["bob", "olga"])
+@pytest.mark.parametrize("value", NASTY, ids=range(len(NASTY)))
+def test_no_hostile_field_makes_a_staff_page_answer_500(request, live_session, route, who, value):
+    user = request.getfixturevalue(who)
+    client = Client()
+    client.force_login(user)
+    url = reverse(route, kwargs=kwargs_for(route, live_session))
+    response = client.post(url, dict.fromkeys(FIELDS, value))
+    assert response.status_code < 500, (route, response.content[:300])
+
+
+@pytest.mark.parametrize("query", ["?view=tree&highlightEvent=%00", "?highlightEvent=" + "9" * 40])
+def test_no_hostile_query_makes_the_session_page_answer_500(live_session, olga, query):
+    client = Client()
+    client.force_login(olga)
+    url = reverse("pages:session", kwargs={"session_id": live_session.pk})
+    assert client.get(url + query).status_code < 500

@@ -186,5 +186,11 @@ SAID_LABELS = {
 @register.filter
 def said_label(message: Any) -> str:
     kind = message.payload.get("kind") if isinstance(message.payload, dict) else None
-    kind = kind or message.kind
-    return SAID_LABELS.get(kind, str(kind).replace("_", " ").capitalize())
+    return kind_label(kind or message.kind)
+
+
+@register.filter
+def kind_label(kind: Any) -> str:
+    """A card's kind as the client would name it (`last_thing` → "One last thing")."""
+    text = str(kind or "")
+    return SAID_LABELS.get(text, text.replace("_", " ").capitalize())

@@ -62,6 +62,8 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("insights/", include("insights.urls")),
+    path("insights/", include("psychologist.page_urls")),
     path("", include("sessions_app.page_urls")),
 ]
 

@@ -280,6 +280,13 @@ class SessionPage:
     # The counselor's workspace: the alert chain, who holds the session, steer notes.
     chain: list[dict[str, Any]] = field(default_factory=list)
     steers: list[dict[str, Any]] = field(default_factory=list)
+    # The clinical record: the conversation as the client saw it, the risk it reached, the
+    # psychologist's current analysis and its hypotheses, and message texts for the event log.
+    conversation: list[AskMessage] = field(default_factory=list)
+    peak_risk: str = ""
+    analysis: Any = None
+    hypotheses: list[Any] = field(default_factory=list)
+    message_texts: dict[int, str] = field(default_factory=dict)
 
 
 def blocked_by_message(events: list[Any]) -> dict[int, list[dict[str, Any]]]:
@@ -364,6 +371,71 @@ def risk_changes(events: list[Any]) -> list[dict[str, Any]]:
     ]
 
 
+# What the client's app shows of a conversation: cards, answers, what a counselor wrote. Not the
+# engine's machinery (the Analyst's output, batch openers, markers), which the engine details show.
+SPOKEN_KINDS = frozenset(
+    {
+        AskMessage.Kind.INTRO,
+        AskMessage.Kind.HOOK,
+        AskMessage.Kind.TOPIC,
+        AskMessage.Kind.QUESTION_CARD,
+        AskMessage.Kind.ANSWER,
+        AskMessage.Kind.INSIGHT,
+        AskMessage.Kind.COMPLETION,
+        AskMessage.Kind.CLOSING,
+        AskMessage.Kind.LAST_THING,
+        AskMessage.Kind.NOTE,
+        AskMessage.Kind.REPLY,
+        AskMessage.Kind.CRISIS_RESOURCES,
+        AskMessage.Kind.TEXT,
+    }
+)
+
+
+def conversation(timeline: list[AskMessage]) -> list[AskMessage]:
+    """The active branch as the client saw it: each card once (the card itself, not the batch
+    that carried it), every answer and word from a person, nothing of the engine's own."""
+    said = []
+    for message in timeline:
+        if message.kind not in SPOKEN_KINDS or not message.text:
+            continue
+        if message.role == AskMessage.Role.ANALYST:
+            continue
+        if message.role == AskMessage.Role.SYSTEM and message.kind != AskMessage.Kind.QUESTION_CARD:
+            continue
+        said.append(message)
+    return said
+
+
+RISK_EVENTS = (EventType.RISK_ESCALATED, EventType.RISK_CHANGED)
+
+
+def peak_risk(session: AskSession, events: list[Any]) -> str:
+    """The highest level the session reached: at the start, the end, or any change between."""
+    levels = [session.initial_risk_level, session.final_risk_level]
+    levels += [e.payload.get("level") for e in events if e.type in RISK_EVENTS]
+    known = [level for level in levels if level in RiskLevel.values]
+    return max(known) if known else ""
+
+
+def clinical_analysis(session: AskSession) -> tuple[Any, list[Any]]:
+    """The psychologist's current analysis of the session and its hypotheses with evidence.
+
+    Read through the session's reverse relations: this app does not import the psychologist's
+    modules (import-linter), and the page only shows what the analysis already recorded."""
+    # A live session has no analysis yet (the psychologist runs after the close): no query.
+    analysis = None if session.is_active else session.analyses.filter(superseded=False).first()
+    if analysis is None:
+        return None, []
+    hypotheses = list(
+        session.hypotheses.filter(analysis=analysis)
+        .select_related("decided_by")
+        .prefetch_related("evidence__event")
+        .order_by("position", "id")
+    )
+    return analysis, hypotheses
+
+
 def session_page(session: AskSession) -> SessionPage:
     """Every projection the session page shows, read at one moment."""
     workline = session.active_workline
@@ -373,6 +445,7 @@ def session_page(session: AskSession) -> SessionPage:
     events = list(session.events.order_by("seq"))
     calls, totals = llm_calls(session)
     chain, steers = alert_chain(events)
+    analysis, hypotheses = clinical_analysis(session)
     return SessionPage(
         session=session,
         timeline=timeline,
@@ -395,6 +468,11 @@ def session_page(session: AskSession) -> SessionPage:
         risk_changes=risk_changes(events),
         chain=chain,
         steers=steers,
+        conversation=conversation(timeline),
+        peak_risk=peak_risk(session, events),
+        analysis=analysis,
+        hypotheses=hypotheses,
+        message_texts={pk: m.text for pk, m in messages.items() if m.text},
     )
 
 

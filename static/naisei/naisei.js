@@ -76,6 +76,33 @@
     drafts = null;
   });
 
+  // A refreshed canvas keeps the toggles the reader opened or closed (Engine details, free
+  // text): each <details> with an id comes back as it was, whatever the server's default.
+  var toggles = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    toggles = null;
+    if (!target || target.id !== "canvas") {
+      return;
+    }
+    toggles = {};
+    target.querySelectorAll("details[id]").forEach(function (box) {
+      toggles[box.id] = box.open;
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!toggles) {
+      return;
+    }
+    Object.keys(toggles).forEach(function (id) {
+      var box = document.getElementById(id);
+      if (box) {
+        box.open = toggles[id];
+      }
+    });
+    toggles = null;
+  });
+
   // ?highlightEvent=ID: the event log is rendered open with that event marked; bring it into view.
   document.addEventListener("DOMContentLoaded", function () {
     var highlighted = document.querySelector(".event--highlight");

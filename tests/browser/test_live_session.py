@@ -214,6 +214,7 @@ def test_continue_from_here_then_the_tree_shows_two_branches(asgi_server, chromi
     page.goto(f"/sessions/{session.pk}/")
     expect(page.locator("#live")).to_have_attribute("data-live", "open")
 
+    page.click("#engine-details > summary")  # the raw timeline is the engine's, behind it
     page.click(f"#msg-{messages[2].pk} .chip-button")  # continue from Alice's first answer
     expect(page.locator(f"#msg-{messages[2].pk} .head-pill")).to_be_visible()
     expect(page.locator(f"#msg-{messages[3].pk}")).to_have_count(0)  # off the active branch

@@ -611,6 +611,34 @@ HTML_TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         )
         for move in ("answer", "message", "continue", "end", "last-thing")
     },
+    # Insights (issue 15): counselors (their caseload; an empty dashboard without one) and ops.
+    # For clients and services the page does not exist (404, whatever they ask for).
+    ("insights:home", "GET"): row(
+        owner=404,
+        other_client=404,
+        caseload_counselor=200,
+        other_counselor=200,
+        ops=200,
+        service=404,
+        anonymous=302,
+    ),
+    # Accept, dismiss, reanalyse from the pages: reviewers who may read the session (302 back).
+    **{
+        route: row(
+            owner=404,
+            other_client=404,
+            caseload_counselor=302,
+            other_counselor=STRANGER_COUNSELOR,
+            ops=302,
+            service=404,
+            anonymous=302,
+        )
+        for route in (
+            ("review:hypothesis-accept", "POST"),
+            ("review:hypothesis-dismiss", "POST"),
+            ("review:session-reanalyse", "POST"),
+        )
+    },
     # Signed-in users are sent on from the sign-in page; sign-out works for anyone.
     ("login", "GET"): everyone(302, anonymous=200),
     # Probes (QUALITY R10): anyone, no session needed; they name dependencies, never secrets.
@@ -651,6 +679,9 @@ def sandbox_start_request(world: World, role: str, variant: str) -> Request:
 
 HTML_REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
     ("pages:session", "GET"): session_kwargs,
+    ("review:hypothesis-accept", "POST"): hypothesis_request,
+    ("review:hypothesis-dismiss", "POST"): hypothesis_request,
+    ("review:session-reanalyse", "POST"): session_kwargs,
     ("pages:session-continue-from", "POST"): continue_from_request,
     ("pages:session-workline-activate", "POST"): workline_activate_request,
     ("pages:session-risk", "POST"): lambda w, r, v: (
@@ -698,7 +729,11 @@ def test_each_role_gets_exactly_the_page_access_spec_section_1_gives_it(
     response = getattr(client, method.lower())(reverse(route, kwargs=kwargs), body or {})
     expected = HTML_TABLE[(route, method)][role][VARIANTS.index(variant)]
     assert response.status_code == expected
-    if expected == 302 and role == "anonymous" and route.startswith("pages:"):
+    if (
+        expected == 302
+        and role == "anonymous"
+        and route.startswith(("pages:", "insights:", "review:"))
+    ):
         assert response.url.startswith(reverse("login"))
 
 

@@ -49,7 +49,7 @@ def test_an_alerted_counselor_gets_403_with_a_claim_button_then_the_session(aler
     assert claimed.url == reverse("pages:session", kwargs={"session_id": session.pk})
     opened = client.get(claimed.url)
     assert opened.status_code == 200
-    assert "held by Erin" in opened.content.decode()
+    assert "<span data-holder>Erin</span>" in opened.content.decode()  # the header: held by
     assert "Take over from the AI" in opened.content.decode()
 
 

@@ -23,6 +23,8 @@ OPS = {"username": "ops", "first_name": "Olga", "email": "ops@demo.naisei.test"}
 COUNSELORS: list[dict[str, Any]] = [
     {"username": "counselor", "first_name": "Bob", "email": "counselor@demo.naisei.test"},
     {"username": "counselor2", "first_name": "Chiara", "email": "counselor2@demo.naisei.test"},
+    # New on the team, with no caseload yet: her insights page is empty, not an error.
+    {"username": "charlie", "first_name": "Charlie", "email": "charlie@demo.naisei.test"},
 ]
 
 # username → user fields and profile (schedule: ISO weekdays at a local time in a zone).
@@ -60,6 +62,17 @@ CLIENTS: dict[str, dict[str, Any]] = {
             "typical_activity_time": time(22, 0),
         },
     },
+    "noor": {
+        "first_name": "Noor",
+        "profile": {
+            "display_name": "Noor",
+            "locale": "en",
+            "time_zone": "Europe/London",
+            "schedule_weekdays": [1, 4],
+            "schedule_time": time(12, 30),
+            "typical_activity_time": time(12, 45),
+        },
+    },
     "sam": {
         "first_name": "Sam",
         "profile": {
@@ -76,7 +89,7 @@ CLIENTS: dict[str, dict[str, Any]] = {
 # counselor → clients in its caseload. Sam's crisis session is handed off to `counselor`,
 # who does not have Sam in its caseload: the hand-off alone grants access (SPEC §1).
 CASELOADS: dict[str, list[str]] = {
-    "counselor": ["alice", "mei"],
+    "counselor": ["alice", "mei", "noor"],
     "counselor2": ["dmitri", "sam"],
 }
 
@@ -297,6 +310,8 @@ STORY_SESSIONS: list[dict[str, Any]] = [
         "ago": (9, 2),
         "minutes": 12,
         "outcome": "completed",
+        "moods": ["stable", "improving"],
+        "follow_up_in": 3,
         "fields": {
             "session_title": "Checking in on the morning walks",
             "session_type": "follow_up",
@@ -326,6 +341,7 @@ STORY_SESSIONS: list[dict[str, Any]] = [
         "ago": (5, 3),
         "minutes": 9,
         "outcome": "completed",
+        "moods": ["declining", "stable"],
         "fields": {
             "session_title": "Tense after the team meeting",
             "session_type": "general",
@@ -377,6 +393,7 @@ STORY_SESSIONS: list[dict[str, Any]] = [
         "ago": (12, 4),
         "minutes": 14,
         "outcome": "completed",
+        "moods": ["declining", "improving"],
         "fields": {
             "session_title": "Переезд и неопределённость",
             "session_type": "cbt_guided",
@@ -412,6 +429,9 @@ STORY_SESSIONS: list[dict[str, Any]] = [
         "minutes": 11,
         "outcome": "completed",
         "handoff": ("counselor2", "treehole_risk_l4", 10),
+        "moods": ["declining"],
+        "claim_seconds": 140,
+        "follow_up_in": -1,
         "fields": {
             "session_title": "Тяжёлая ночь",
             "session_type": "crisis_intervention",
@@ -461,6 +481,8 @@ STORY_SESSIONS: list[dict[str, Any]] = [
         "ago": (2, 6),
         "minutes": 10,
         "outcome": "completed",
+        "moods": ["stable"],
+        "follow_up_in": 6,
         "fields": {
             "session_title": "A week after the hard night",
             "session_type": "follow_up",
@@ -503,3 +525,392 @@ STORY_SESSIONS: list[dict[str, Any]] = [
         ],
     },
 ]
+
+
+# --- the last 30 days: enough history that every insights chart has something to show ----------
+
+# Short conversations per language: (intro, question, answer, question, answer, closing).
+_HISTORY_LINES = {
+    "en": {
+        "sleep": (
+            "Hi {name}. Shall we look at how the nights have been?",
+            "How have you been sleeping this week?",
+            "Badly on the nights before work, fine at weekends.",
+            "What goes through your mind when you lie awake?",
+            "Lists of things I have not done.",
+            "Writing the list down before bed might quiet it. Let's try that.",
+        ),
+        "work": (
+            "Hello {name}. What is on your mind today?",
+            "What was the hardest moment of the week?",
+            "A deadline moved and I stayed late three times.",
+            "What did you tell yourself when it moved?",
+            "That I can never say no.",
+            "You noticed the rule you live by. That is a first step.",
+        ),
+        "crisis": (
+            "{name}, I can see things are very hard right now. I'm here.",
+            "Are you safe right now?",
+            "I don't know. Everything feels pointless tonight.",
+            "Is there someone you can be with tonight?",
+            "Maybe my brother.",
+            "A counselor is joining you now. You are not alone.",
+        ),
+    },
+    "zh": {
+        "sleep": (
+            "你好，{name}。我们聊聊最近的睡眠好吗？",
+            "这周睡得怎么样？",
+            "上班前的晚上睡不好，周末还可以。",
+            "躺着睡不着的时候在想什么？",
+            "想着还没做完的事情。",
+            "睡前把清单写下来，也许能让脑子安静一点。",
+        ),
+        "work": (
+            "你好，{name}。今天想聊点什么？",
+            "这周最难的时刻是什么？",
+            "考试临近，我每天都复习到很晚。",
+            "那时你对自己说了什么？",
+            "如果考不好，我就让大家失望了。",
+            "你注意到了自己的想法，这是很好的开始。",
+        ),
+    },
+    "ru": {
+        "work": (
+            "Здравствуйте, {name}. О чём хочется поговорить?",
+            "Какой момент недели был самым тяжёлым?",
+            "Переговоры с арендодателем, я всё откладывал.",
+            "Что вы себе говорили, когда откладывали?",
+            "Что всё равно ничего не выйдет.",
+            "Вы заметили эту мысль. Давайте проверим её на деле.",
+        ),
+    },
+}
+
+_SCRIPT_ROLES = (
+    ("narrator", "intro"),
+    ("narrator", "question_card"),
+    ("client", "answer"),
+    ("narrator", "question_card"),
+    ("client", "answer"),
+    ("narrator", "closing"),
+)
+
+
+def _history_script(locale: str, theme: str, name: str, *, abandoned: bool = False) -> Script:
+    lines = _HISTORY_LINES[locale][theme]
+    script = [
+        (role, kind, text.format(name=name))
+        for (role, kind), text in zip(_SCRIPT_ROLES, lines, strict=True)
+    ]
+    return script[:2] if abandoned else script
+
+
+# (name, user, first name, locale, theme, (days, hours) ago, outcome, fields, moods, extra)
+_HISTORY: list[tuple[Any, ...]] = [
+    (
+        "alice-h27",
+        "alice",
+        "Alice",
+        "en",
+        "work",
+        (27, 3),
+        "completed",
+        {
+            "initial_risk_level": "L1",
+            "final_risk_level": "L1",
+            "satisfaction_score": 3,
+            "cbt_techniques_used": ["Thought record"],
+            "session_summary": "Alice found the rule 'I can never say no'.",
+            "key_insights": ["Over-commitment at work"],
+        },
+        ["declining", "stable"],
+        {},
+    ),
+    (
+        "alice-h20",
+        "alice",
+        "Alice",
+        "en",
+        "sleep",
+        (20, 2),
+        "completed",
+        {
+            "initial_risk_level": "L1",
+            "final_risk_level": "L0",
+            "satisfaction_score": 4,
+            "cbt_techniques_used": ["Sleep hygiene", "Worry list"],
+            "session_summary": "Worry list before bed agreed.",
+            "key_insights": ["Pre-work insomnia"],
+        },
+        ["stable", "improving"],
+        {},
+    ),
+    (
+        "alice-h14",
+        "alice",
+        "Alice",
+        "en",
+        "work",
+        (14, 5),
+        "abnormal",
+        {"initial_risk_level": "L1"},
+        [],
+        {},
+    ),
+    (
+        "mei-h25",
+        "mei",
+        "Mei",
+        "zh",
+        "sleep",
+        (25, 4),
+        "completed",
+        {
+            "initial_risk_level": "L2",
+            "final_risk_level": "L1",
+            "satisfaction_score": 4,
+            "locale": "zh",
+            "cbt_techniques_used": ["睡眠卫生教育"],
+            "session_summary": "美决定睡前写下待办清单。",
+            "key_insights": ["考前失眠"],
+        },
+        ["declining", "stable"],
+        {},
+    ),
+    (
+        "mei-h16",
+        "mei",
+        "Mei",
+        "zh",
+        "work",
+        (16, 3),
+        "completed",
+        {
+            "initial_risk_level": "L2",
+            "final_risk_level": "L2",
+            "satisfaction_score": 3,
+            "locale": "zh",
+            "cbt_techniques_used": ["证据检验"],
+            "session_summary": "识别了“让大家失望”的想法。",
+            "key_insights": ["完美主义思维模式"],
+        },
+        ["declining"],
+        {},
+    ),
+    (
+        "mei-h6",
+        "mei",
+        "Mei",
+        "zh",
+        "work",
+        (6, 2),
+        "completed",
+        {
+            "initial_risk_level": "L1",
+            "final_risk_level": "L1",
+            "satisfaction_score": 5,
+            "locale": "zh",
+            "cbt_techniques_used": ["证据检验", "替代思维生成"],
+            "session_summary": "美找到了更平衡的替代想法。",
+            "key_insights": ["进步被忽视"],
+        },
+        ["stable", "improving"],
+        {},
+    ),
+    (
+        "mei-h2",
+        "mei",
+        "Mei",
+        "zh",
+        "sleep",
+        (2, 1),
+        "abnormal",
+        {"initial_risk_level": "L1", "locale": "zh"},
+        [],
+        {},
+    ),
+    (
+        "dmitri-h22",
+        "dmitri",
+        "Дмитрий",
+        "ru",
+        "work",
+        (22, 6),
+        "completed",
+        {
+            "initial_risk_level": "L2",
+            "final_risk_level": "L2",
+            "satisfaction_score": 3,
+            "locale": "ru",
+            "cbt_techniques_used": ["Поведенческий эксперимент"],
+            "session_summary": "Дмитрий согласился позвонить арендодателю.",
+            "key_insights": ["Откладывание"],
+        },
+        ["declining", "declining"],
+        {},
+    ),
+    (
+        "dmitri-h8",
+        "dmitri",
+        "Дмитрий",
+        "ru",
+        "work",
+        (8, 4),
+        "abnormal",
+        {"initial_risk_level": "L2", "locale": "ru"},
+        [],
+        {},
+    ),
+    (
+        "sam-h28",
+        "sam",
+        "Sam",
+        "en",
+        "crisis",
+        (28, 23),
+        "completed",
+        {
+            "session_type": "crisis_intervention",
+            "trigger_source": "treehole_risk",
+            "active_agent_key": "crisis_interventionist",
+            "initial_risk_level": "L3",
+            "final_risk_level": "L2",
+            "intervention_triggered": True,
+            "cbt_techniques_used": ["Safety planning"],
+            "session_summary": "A hard night; safety plan made with the counselor.",
+            "key_insights": ["Isolation at night"],
+        },
+        ["declining"],
+        {"handoff": ("counselor2", "crisis_risk", 6), "claim_seconds": 310},
+    ),
+    (
+        "sam-h18",
+        "sam",
+        "Sam",
+        "en",
+        "sleep",
+        (18, 2),
+        "completed",
+        {
+            "initial_risk_level": "L2",
+            "final_risk_level": "L1",
+            "satisfaction_score": 4,
+            "cbt_techniques_used": ["Sleep hygiene"],
+            "session_summary": "Sam will keep a fixed wake-up time.",
+            "key_insights": ["Irregular rhythm"],
+        },
+        ["stable"],
+        {},
+    ),
+    (
+        "noor-h24",
+        "noor",
+        "Noor",
+        "en",
+        "work",
+        (24, 1),
+        "completed",
+        {
+            "initial_risk_level": "L1",
+            "final_risk_level": "L1",
+            "satisfaction_score": 5,
+            "cbt_techniques_used": ["Thought record", "Assertiveness script"],
+            "session_summary": "Noor drafted how to decline extra work.",
+            "key_insights": ["People-pleasing"],
+        },
+        ["stable", "improving"],
+        {},
+    ),
+    (
+        "noor-h13",
+        "noor",
+        "Noor",
+        "en",
+        "sleep",
+        (13, 2),
+        "completed",
+        {
+            "initial_risk_level": "L1",
+            "final_risk_level": "L1",
+            "satisfaction_score": 4,
+            "cbt_techniques_used": ["Worry list"],
+            "session_summary": "Noor tried the worry list twice.",
+            "key_insights": ["Racing thoughts at night"],
+        },
+        ["stable"],
+        {},
+    ),
+    (
+        "noor-h4",
+        "noor",
+        "Noor",
+        "en",
+        "work",
+        (4, 3),
+        "abnormal",
+        {"initial_risk_level": "L1"},
+        [],
+        {},
+    ),
+    (
+        "noor-h1",
+        "noor",
+        "Noor",
+        "en",
+        "crisis",
+        (1, 20),
+        "completed",
+        {
+            "session_type": "crisis_intervention",
+            "trigger_source": "treehole_risk",
+            "active_agent_key": "crisis_interventionist",
+            "initial_risk_level": "L2",
+            "final_risk_level": "L3",
+            "intervention_triggered": True,
+            "satisfaction_score": 4,
+            "cbt_techniques_used": ["Safety planning", "Grounding"],
+            "session_summary": "Noor's risk rose mid-session; Bob took over and made a plan.",
+            "key_insights": ["Sudden hopelessness after a conflict"],
+        },
+        ["declining", "stable"],
+        {"handoff": ("counselor", "crisis_risk", 7), "claim_seconds": 95},
+    ),
+]
+
+_HISTORY_AGENTS = {
+    "crisis": "agt_crisis_default",
+    "sleep": "agt_behavior_default",
+    "work": "agt_cbt_default",
+}
+_HISTORY_TITLES = {
+    "en": {
+        "sleep": "Nights before work",
+        "work": "A week of saying yes",
+        "crisis": "A very hard night",
+    },
+    "zh": {"sleep": "考前的夜晚", "work": "复习的压力"},
+    "ru": {"work": "Откладывание"},
+}
+
+for _name, _user, _first, _locale, _theme, _ago, _outcome, _fields, _moods, _extra in _HISTORY:
+    STORY_SESSIONS.append(
+        {
+            "name": _name,
+            "user": _user,
+            "agent": _HISTORY_AGENTS[_theme],
+            "ago": _ago,
+            "minutes": 4 if _outcome == "abnormal" else 12,
+            "outcome": _outcome,
+            "moods": _moods,
+            **_extra,
+            "fields": {
+                "session_title": _HISTORY_TITLES[_locale][_theme],
+                "session_type": "cbt_guided" if _theme == "work" else "general",
+                "trigger_source": "scheduled_checkin",
+                "active_agent_key": "cbt_specialist" if _theme == "work" else "behavior_coach",
+                **_fields,
+            },
+            "script": _history_script(_locale, _theme, _first, abandoned=_outcome == "abnormal"),
+        }
+    )

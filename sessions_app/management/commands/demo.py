@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
@@ -48,6 +49,10 @@ class SessionPlan:
     outcome: str  # completed | abnormal | active
     updated_at: datetime
     handoff_at: datetime | None = None
+    # The Analyst's mood readings over the session (its `analyst.responded` events), in order.
+    moods: tuple[str, ...] = ()
+    # For a claimed crisis: seconds from the alert to the claim (`handoff.created`).
+    seconds_to_claim: int | None = None
 
 
 class Command(BaseCommand):
@@ -66,6 +71,8 @@ class Command(BaseCommand):
                     f"Demo data loaded: {created} new sessions, {total - created} already there."
                 )
             )
+            # The psychologist's part (analyses, hypotheses, metered calls) is its app's own.
+            call_command("demo_analyses", stdout=self.stdout)
         self.write_logins()
 
     def write_logins(self) -> None:
@@ -261,6 +268,15 @@ def story_plan(spec: dict[str, Any], people: People, agents: Agents) -> SessionP
         fields.update(
             handoff_reason=reason, handoff_counselor=people[counselor], handoff_time=handoff_at
         )
+        if "claim_seconds" in spec:
+            fields["alerted_at"] = handoff_at - timedelta(seconds=spec["claim_seconds"])
+    if "follow_up_in" in spec:
+        # Relative to the day the demo is loaded: due later, or (negative) already overdue.
+        fields.update(
+            follow_up_needed=True,
+            follow_up_at=timezone.now().replace(minute=0, second=0, microsecond=0)
+            + timedelta(days=spec["follow_up_in"]),
+        )
     return SessionPlan(
         conversation_id=data.demo_uuid(spec["name"]),
         fields=fields,
@@ -268,6 +284,8 @@ def story_plan(spec: dict[str, Any], people: People, agents: Agents) -> SessionP
         outcome=spec["outcome"],
         updated_at=end,
         handoff_at=handoff_at,
+        moods=tuple(spec.get("moods", ())),
+        seconds_to_claim=spec.get("claim_seconds"),
     )
 
 
@@ -387,17 +405,34 @@ def events_append(session: AskSession, plan: SessionPlan, messages: list[AskMess
             actor=actor,
             actor_user=client if actor == "client" else None,
         )
+    _append_moods(session, plan, messages)
     if plan.handoff_at is not None:
-        _append_handoff(session, plan.handoff_at)
+        _append_handoff(session, plan.handoff_at, plan.seconds_to_claim)
     _append_close(session, plan)
 
 
-def _append_handoff(session: AskSession, at: datetime) -> None:
-    payload = {
+def _append_moods(session: AskSession, plan: SessionPlan, messages: list[AskMessage]) -> None:
+    """The Analyst's readings as the engine logs them, one after each of the last answers."""
+    answers = [m for m in messages if m.kind == AskMessage.Kind.ANSWER]
+    for answer, mood in zip(answers[-len(plan.moods) :], plan.moods, strict=False):
+        payload = {
+            "mood_delta": mood,
+            "provider": "demo",
+            "occurred_at": answer.created_at.isoformat(),
+        }
+        event_append(
+            session=session, type=EventType.ANALYST_RESPONDED, payload=payload, actor="analyst"
+        )
+
+
+def _append_handoff(session: AskSession, at: datetime, seconds_to_claim: int | None) -> None:
+    payload: dict[str, Any] = {
         "counselor_id": session.handoff_counselor_id,
         "handoff_reason": session.handoff_reason,
         "occurred_at": at.isoformat(),
     }
+    if seconds_to_claim is not None:
+        payload["seconds_to_claim"] = seconds_to_claim
     event_append(session=session, type=EventType.HANDOFF_CREATED, payload=payload, actor="engine")
 
 

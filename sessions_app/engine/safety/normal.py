@@ -80,6 +80,9 @@ _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_GAP = re.compile(rf"(?<=[{_CJK}])[\s.\-_*·~]+(?=[{_CJK}])")
 # One letter, then at least two more each after one separator: "k i l l", "s.u.i.c.i.d.e".
 _SPACED = re.compile(r"(?<![^\W_])[^\W_](?:[ .\-_*·•~+/][^\W_@$!|](?![^\W_])){2,}")
+# Spelled-out words with wider gaps between them: "w a n t  t o  d i e", "k i l l / m e".
+_SPACED_WIDE = re.compile(r"(?<![^\W_])[^\W_](?:(?: |\s{2,}| ?/ ?)[^\W_@$!|](?![^\W_]))+")
+_WIDE_GAP = re.compile(r"\s{2,}|\s*/\s*")
 _WORD = re.compile(r"[^\W_]+(?:[@$!|][^\W_]+)*|[@$][^\W\d_]+(?:[@$!|][^\W_]+)*")
 _LATIN_WORD = re.compile(r"[a-z']+")
 _RUN3 = re.compile(r"([^\W\d_])\1{2,}")
@@ -199,6 +202,10 @@ def _fix_word(word: str, cyrillic_text: bool) -> str:
 
 def _join_spaced(view: View, segment: Callable[[str], str]) -> View:
     pieces = []
+    for m in _SPACED_WIDE.finditer(view.text):
+        groups = [g.replace(" ", "") for g in _WIDE_GAP.split(m.group())]
+        if len(groups) >= 2 and all(groups) and sum(map(len, groups)) >= 4:
+            pieces.append((m.start(), m.end(), " ".join(segment(g) for g in groups)))
     for m in _SPACED.finditer(view.text):
         letters = "".join(ch for ch in m.group() if ch not in " .-_*·•~+/")
         pieces.append((m.start(), m.end(), segment(letters)))
@@ -206,7 +213,7 @@ def _join_spaced(view: View, segment: Callable[[str], str]) -> View:
         pieces.append((m.start(), m.end(), ""))
     if not pieces:
         return view
-    pieces.sort()
+    pieces.sort(key=lambda piece: (piece[0], -piece[1]))
     return _rebuild(view, _disjoint(pieces))
 
 

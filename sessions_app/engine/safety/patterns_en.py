@@ -25,6 +25,8 @@ MACROS = {
         r"|ending (?:my|my own) life|take (?:my|my own) life|taking (?:my|my own) life"
         r"|end it all|ending it all|commit suicide|commit sudoku|commit die|sewerslide"
         r"|end myself|erase myself|end (?:my )?existence"
+        r"|(?:end|ending|ended) (?:everything|it all) (?:for good|forever|once and for all)"
+        r"|(?:end|ending|ended) everything(?! (?:with|between|on|and start|i started|we))"
     ),
     "DIE": r"(?:die|dye|dead|death|be dead|not exist|not be alive|stop existing|cease to exist)",
     "PILLS": (
@@ -425,7 +427,8 @@ RULES: list[tuple[str, ...]] = [
     (
         "method",
         (
-            r"\b(?:jump|jumping|step|stepping|walk|walking|throw myself|throwing myself|lie down|"
+            r"\b(?:jump|jumping|step|stepping|stepped|walk|walking|throw myself|throwing myself|"
+            r"lie down|"
             r"lay down|lying|laying|stand|standing|run|running|drive|driving|swerve|swerving|"
             r"crash|crashing) (?:\w+ )?(?:in front of|under|onto|into|on) (?:a |the |an |some |"
             r"oncoming |moving )?(?:\w+ )?{VEHICLE}\b"
@@ -882,7 +885,9 @@ RULES: list[tuple[str, ...]] = [
         (
             r"\b(?:no|zero|not any|not a|there's no|theres no|there is no|don't see any|"
             r"dont see any|can't see any|cant see any|don't see the|cant see the|can't see the|"
-            r"dont see the) (?:\w+ )?(?:point|reason|purpose|use|sense|meaning) (?:\w+ )?(?:in |"
+            r"dont see the|don't see a|can't see a|can't find a|can't find any|cannot find a|"
+            r"don't have a|don't have any|no longer see a|no longer see any) (?:\w+ )?(?:point|"
+            r"reason|purpose|use|sense|meaning) (?:\w+ )?(?:in |"
             r"to |of |for )?(?:living|live|life|being alive|going on|carrying on|trying|existing|"
             r"keep(?:ing)? going|keep(?:ing)? living|continuing|anything|me being here|waking up|"
             r"getting up|"
@@ -1119,6 +1124,77 @@ RULES: list[tuple[str, ...]] = [
         ),
     ),
 ]
+
+# Generalisations found by a third, blind writer: euphemisms, generic "you"/"they" in questions,
+# reversed or looser word orders.
+RULES.extend(
+    [
+        (
+            # "I just want to join my dad, he's been gone 2 years": to be with a dead relative.
+            "passive_ideation",
+            (
+                r"\b(?:{WANT}|ready|longing|can't wait) (?:\w+ ){0,2}?{TO} (?:go )?(?:join|be with|"
+                r"see|go to|meet|be reunited with) (?:my |our )?(?:late )?(?:dad|daddy|father|mom|"
+                r"mommy|mum|mummy|mother|mama|papa|grandma|grandmother|nan|nana|granny|grandpa|"
+                r"grandad|granddad|grandfather|brother|sister|son|daughter|husband|wife|baby|"
+                r"friend|best friend|bff|boyfriend|girlfriend|twin|him|her|them)(?: again)?\b"
+                r"(?=[^.!?]{0,80}\b(?:gone|passed|died|dead|heaven|buried|funeral|grave|"
+                r"lost (?:him|her|them)|since (?:he|she|they) (?:died|passed|left us)|up there|"
+                r"other side|afterlife|rest in peace|rip)\b)"
+            ),
+        ),
+        (
+            "passive_ideation",
+            (
+                r"\b(?:wish|wished|wishing)(?: that)? i(?:'d| had| would have)? (?:never|not) "
+                r"(?:been )?(?:born|existed)\b"
+            ),
+        ),
+        (
+            # A question about "you" / "they" that is about the writer: "does anyone else pray
+            # they won't wake up?", "do you ever wish you were dead?"
+            "passive_ideation",
+            (
+                r"\b(?:anyone|anybody|any1|you ever|u ever|is it normal to|is it weird to|"
+                r"is it bad to|how do you stop) (?:else )?(?:\w+ ){0,2}?(?:pray|prays|hope|hopes|"
+                r"wish|wishes|want|wants|wanna|fantasi[sz]e|think about) (?:\w+ ){0,2}?(?:they|you|"
+                r"u|theyd|youd) (?:won't|wont|don't|dont|wouldn't|would never|will never|never|"
+                r"didn't) (?:just )?wake up\b|\b(?:anyone|anybody|any1|you ever|u ever) (?:else )?"
+                r"(?:\w+ ){0,2}?(?:pray|prays|hope|hopes|wish|wishes) (?:\w+ ){0,2}?(?:they|you|u) "
+                r"(?:were|was|could be|would be) (?:dead|never born|gone)\b"
+            ),
+        ),
+        (
+            # Looking up how high a place is: "googling which bridge is high enough".
+            "method",
+            (
+                r"\b(?:{HIGH})\b[^.!?;\n]{0,40}?\b(?:high|tall) enough\b(?! (?:for (?:the|a|my|"
+                r"our|kids|children|dogs?|cats?)|to (?:see|reach|get|dive|climb|hold|keep|stop)))|"
+                r"\bhow (?:high|tall|many floors) (?:does|do|would|should|must) (?:a |the |an )?"
+                r"(?:{HIGH}) (?:\w+ )?(?:need|have|has) to be\b"
+            ),
+        ),
+        (
+            "method",
+            (
+                r"\b(?:what if i|i could|wanna|want to|tempted to|urge to|feel like|thinking of|"
+                r"thinking about|think about) (?:just )?(?:step|stepped|stepping|walk|walked|"
+                r"walking|lie|lay|lying) (?:out )?(?:in front of|under|onto) (?:a |the |an |some |"
+                r"oncoming |moving )?(?:\w+ )?{VEHICLE}\b"
+            ),
+        ),
+        (
+            # "letters to my sister, just in case i'm not around after this week".
+            "preparatory",
+            (
+                r"\b(?:just )?in case i(?:'m| am|m)? (?:not|no longer) (?:around|here|alive)"
+                r"(?: anymore| any more)?\b(?! (?:when|to|for|at|on|while|during|because|tomorrow "
+                r"morning|this (?:morning|afternoon)|later)\b)|\bi (?:won't|wont|will not) be "
+                r"(?:around|here|alive) (?:much |for )?(?:longer|long)\b"
+            ),
+        ),
+    ]
+)
 
 NEGATIVES: list[tuple[str, str]] = [
     (
@@ -1401,6 +1477,48 @@ NEGATIVES: list[tuple[str, str]] = [
 ]
 
 # Four-letter words are corrected only by a swap of two letters ("wnat" → "want").
+NEGATIVES.extend(
+    [
+        (
+            # Someone or something else hit, bit, scratched the writer.
+            "accident",
+            (
+                r"\b(?:nearly|almost|accidentally|barely|practically|just about) (?:hit|punched|"
+                r"bit|cut|burned|burnt|stabbed|scratched|ran over) me\b|\b(?:car|bus|truck|van|"
+                r"bike|cyclist|driver|ball|door|branch|wave|dog|cat|puppy|kitten|horse|kid|baby|"
+                r"toddler|brother|sister) (?:\w+ ){0,2}?(?:hit|bit|scratched|punched|kicked) me\b"
+            ),
+        ),
+        (
+            # A goodbye letter to colleagues, or one written because the writer is moving on.
+            "purpose",
+            (
+                r"\b(?:(?:wrote|writing|write|written|sent|send|sending|left|made|making|signed|"
+                r"signing) )?(?:a |my |the |some |our )?goodbye (?:letters?|notes?|cards?|emails?|"
+                r"messages?|posts?|speech)(?= (?:to|for) (?:my |the |our |all my |all the )?"
+                r"(?:co-?workers|colleagues|team|class|classmates|students|teachers?|boss|office|"
+                r"clients|customers|neighbou?rs|followers|subscribers|group|club|staff)\b|"
+                r"[^.!?]{0,40}\b(?:moving|retiring|relocating|graduating|last day|new job|"
+                r"transferring|leaving (?:the company|my job|work|town|the team|school|for)|"
+                r"quitting (?:my|the) job)\b)"
+            ),
+        ),
+        (
+            # Past and resolved: "i used to feel suicidal years ago, but now i'm in a better place".
+            "negation",
+            (
+                r"\b(?:used to|years ago i|when i was (?:younger|a teen|a teenager|a kid|"
+                r"in school)|"
+                r"in the past i|back in (?:school|college|high school)) (?:\w+ ){0,3}?(?:suicidal|"
+                r"self[- ]?harm\w*|cut myself|wanted to die|"
+                r"thought about suicide)(?:[^.!?;\n]{0,30}?)"
+                r",? (?:but|and) (?:now|these days|today|since then)(?: \w+){0,5}? (?:better|fine|"
+                r"okay|ok|good|well|happy|safe|recovered|healed|stable)\b"
+            ),
+        ),
+    ]
+)
+
 FUZZY4 = ["want", "live", "life", "kill", "dead", "hope", "rope", "wake", "pill", "gone", "jump"]
 
 FUZZY = [

@@ -1196,6 +1196,52 @@ RULES.extend(
     ]
 )
 
+RULES.extend(
+    [
+        (
+            # Indifference to dying: "if i got hit by a car tomorrow i wouldn't mind".
+            "passive_ideation",
+            (
+                r"\b(?:if|when) i (?:got|get|was|were|just) (?:hit|run over|killed|died|"
+                r"didn't wake "
+                r"up|never woke up|don't wake up)\b[^.!?]{0,50}\b(?:i )?(?:wouldn't|would not|"
+                r"won't|"
+                r"wont|wouldnt) (?:even |really )?(?:mind|care)\b"
+            ),
+        ),
+        (
+            "passive_ideation",
+            (
+                r"\b(?:look|looking|looked) forward to (?:dying|death|being dead|my death|not "
+                r"existing|not waking up)\b|\b(?:not|no longer|never) (?:scared|"
+                r"afraid) of (?:dying|"
+                r"death) (?:anymore|any more)\b|\b(?:peaceful|nice|easier|easy|good|a relief|"
+                r"better|great|lovely|calm|quiet) (?:it )?(?:would|must|will) (?:be|feel) (?:to|if "
+                r"i) (?:just )?(?:not exist|die|died|be dead|not be here|wasn't here|disappear|"
+                r"stop existing|not wake up|never wake up|fall asleep forever|sleep forever)\b"
+            ),
+        ),
+        (
+            # Means put away: "a bottle of sleeping pills hidden under my bed".
+            "preparatory",
+            (
+                r"\b(?:hidden|hiding|hid|stashed|stashing|stash of|stockpiled|stockpiling|hoarded|"
+                r"hoarding|squirrel(?:l)?ed away)\b[^.!?]{0,40}\b{PILLS}\b|\b{PILLS}\b[^.!?]{0,40}"
+                r"\b(?:hidden|hid|stashed|stockpiled|hoarded|squirrel(?:l)?ed away|put away for)\b"
+            ),
+        ),
+        (
+            "hopelessness",
+            (
+                r"\b(?:can't|cant|cannot|don't|dont) (?:see|imagine|picture) (?:myself|"
+                r"me) (?:still "
+                r")?(?:being )?(?:here|alive|around|living)\b(?! (?:in (?:this|that|the)|at "
+                r"(?:this|that|the)|working|doing|with)\b)"
+            ),
+        ),
+    ]
+)
+
 NEGATIVES: list[tuple[str, str]] = [
     (
         "idiom",
@@ -1514,6 +1560,29 @@ NEGATIVES.extend(
                 r"thought about suicide)(?:[^.!?;\n]{0,30}?)"
                 r",? (?:but|and) (?:now|these days|today|since then)(?: \w+){0,5}? (?:better|fine|"
                 r"okay|ok|good|well|happy|safe|recovered|healed|stable)\b"
+            ),
+        ),
+    ]
+)
+
+NEGATIVES.extend(
+    [
+        (
+            "device",
+            (
+                r"\b(?:battery|phone|laptop|charge|tablet|computer|engine|plant|torch|flashlight|"
+                r"headphones|airpods|car|controller)\b[^.!?]{0,25}\b(?:about to|going to|gonna) "
+                r"die\b"
+            ),
+        ),
+        (
+            # Finishing a task: "the deadline is tomorrow and I have a plan to finish it tonight".
+            "purpose",
+            (
+                r"\b(?:deadline|homework|essay|project|assignment|report|paper|book|series|season|"
+                r"puzzle|thesis|game|show|painting|work|chores|shift|exam|draft|course)\b"
+                r"[^.!?]{0,60}\b(?:finish|finishing) (?:it|this|that|everything)(?: (?:tonight|"
+                r"today|tomorrow|later|now|soon))?\b"
             ),
         ),
     ]

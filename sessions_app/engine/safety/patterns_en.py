@@ -1242,6 +1242,91 @@ RULES.extend(
     ]
 )
 
+RULES.extend(
+    [
+        (
+            "passive_ideation",
+            (
+                r"\b(?:disappointed|upset|sad|angry|annoyed|pissed|gutted|"
+                r"mad) (?:that )?i (?:woke up|"
+                r"wake up|am still alive|'m still alive|survived|didn't die|am still here|'m still "
+                r"here|keep waking up)\b|\b(?:wake up|woke up|waking up) (?:and )?(?:feel |"
+                r"feeling )?"
+                r"(?:disappointed|upset|angry) (?:that )?(?:i'm|im|i am) (?:still )?(?:alive|"
+                r"here)\b"
+            ),
+        ),
+        (
+            "passive_ideation",
+            (
+                r"\b{WANT} (?:\w+ ){0,2}?{TO} (?:just )?(?:stop|quit) (?:being alive|living|"
+                r"breathing|existing|my life)\b(?! (?:in|with|like|for|under|at|off|paycheck)\b)"
+            ),
+        ),
+        (
+            "hopelessness",
+            (
+                r"\b(?:don't know|dont know|idk|not sure|no idea|wonder) why i(?:'m| am|m)? still "
+                r"(?:here|alive|around|breathing|living|trying)\b(?! (?:at|in|on|with|working|"
+                r"waiting)\b)|\bwhy am i still (?:here|alive|breathing)\b(?! (?:at|in|on|with|"
+                r"working|waiting)\b)"
+            ),
+        ),
+        (
+            "hopelessness",
+            (
+                r"\b(?:tired|sick|exhausted|done|weary) (?:of|with) (?:trying to |having to )?"
+                r"(?:survive|surviving|stay alive|staying alive|keep going|keeping going|fighting "
+                r"to live|fighting for my life|holding on|hold on)\b"
+            ),
+        ),
+        (
+            "method",
+            (
+                r"\b(?:{HIGH})\b[^.!?;\n]{0,60}\b(?:think|thinking|thought|stare|staring|look|"
+                r"looking) (?:about|at|of) (?:the )?(?:railing|railings|edge|ledge|drop|fall|"
+                r"tracks|"
+                r"water below|going over|climbing over)\b"
+            ),
+        ),
+        (
+            # A chosen place and day: "i've already picked the spot and the day".
+            "intent_plan",
+            (
+                r"\bi(?:'ve| have)? (?:already |finally |now )?(?:picked|chosen|chose|decided on|"
+                r"set|found|planned|worked out) (?:out )?(?:the |a |my )?(?:spot|place|location|"
+                r"date|"
+                r"day|time|method|way) (?:and|&) (?:the |a |my )?(?:spot|place|location|date|day|"
+                r"time|method|way)\b(?! (?:for|of) (?:the|our|my|a)\b)(?![^.!?]{0,40}\b(?:see you|"
+                r"meet|"
+                r"party|dinner|wedding|date night|trip|reservation|booking|meeting|interview)\b)"
+            ),
+            "plan",
+        ),
+        (
+            # Affairs settled "because it's easier this way".
+            "preparatory",
+            (
+                r"\b(?:gave|giving|given|rehomed|rehoming|deleted|deleting|sold|cancell?ed|wiped) "
+                r"(?:\w+ ){0,2}?(?:my|all my|all of my) (?:\w+ )?(?:dogs?|cats?|pets?|stuff|things|"
+                r"belongings|possessions|savings|money|accounts?|socials|social media|plants|"
+                r"clothes|books)\b[^.!?]{0,60}\b(?:it's|its|it is|it'll be|will be) (?:easier|"
+                r"better|"
+                r"simpler) "
+                r"(?:this way|for everyone|for them|when i'm gone)\b"
+            ),
+        ),
+        (
+            "burden",
+            (
+                r"\bi(?:'m| am|m)? (?:\w+ ){0,4}?(?:ruin|hurt|burden|disappoint|annoy|bother|make|"
+                r"destroy)\w* (?:\w+ ){0,4}?(?:just |simply )?by (?:just |simply )?(?:existing|"
+                r"being alive|being born|being here|breathing)\b"
+            ),
+        ),
+    ]
+)
+
 NEGATIVES: list[tuple[str, str]] = [
     (
         "idiom",

@@ -235,8 +235,15 @@ def _map_chars(view: View, fn: Callable[[str], str]) -> View:
 
 # Written Cantonese (Hong Kong) function words, each to its Mandarin equal of the same length:
 # "唔想再活落去" reads as "不想再活下去".
-_CANTONESE_CHARS = str.maketrans("唔冇嘅咗佢喺啲攰", "不没的了他在些累")
-_CANTONESE_WORDS = (("落去", "下去"), ("乜嘢", "什么"), ("咁樣", "这样"), ("咁样", "这样"))
+_CANTONESE_CHARS = str.maketrans("唔冇嘅咗佢喺啲攰諗谂", "不没的了他在些累想想")
+_CANTONESE_WORDS = (
+    ("落去", "下去"),
+    ("乜嘢", "什么"),
+    ("咁樣", "这样"),
+    ("咁样", "这样"),
+    ("想住", "想着"),
+    ("成日", "整天"),
+)
 
 
 def _fold_chinese(text: str) -> str:
@@ -323,6 +330,7 @@ def normalize(text: str) -> str:
     return normal_view(text).text
 
 
+_TSA = re.compile(r"(?<=[\u0430-\u044f])цца\b")
 _DOUBLE = re.compile(r"([a-z\u00e0-\u024f\u0400-\u04ff])\1+")
 
 
@@ -332,6 +340,9 @@ def key_view(view: View) -> View:
     if len(skeleton) != len(view.text):
         view = _delete(view, "ьъ'")
         skeleton = view.text.translate(_SKELETON)
+    # "убицца", "отравицца": Russian spelled as said: a final "цца" is "тся" (same length).
+    if "цца" in skeleton:
+        skeleton = _TSA.sub("тся", skeleton)
     view = View(skeleton, view.starts, view.ends)
     return _squeeze(view, _DOUBLE)
 

@@ -1327,6 +1327,39 @@ RULES.extend(
     ]
 )
 
+RULES.extend(
+    [
+        (
+            "passive_ideation",
+            (
+                r"\b(?:easier|better|simpler|best) (?:for (?:\w+ ){1,2})?if i (?:just )?(?:didn't|"
+                r"did not|didnt|never) (?:exist|existed|wake up|woke up|be born|was born)\b"
+            ),
+        ),
+        (
+            # Means kept at hand "just in case".
+            "preparatory",
+            (
+                r"\b(?:keep|keeping|kept|carry|carrying|have|got) (?:a |my |the |some )?(?:razor|"
+                r"razors|blade|blades|razor blades?|rope|noose|sleeping pills|lethal dose)\b"
+                r"[^.!?]{0,30}\b(?:just in case|in case i need|for when i need|for emergencies|"
+                r"for the right moment)\b"
+            ),
+        ),
+        (
+            # Goodbye letters that clear the people left behind.
+            "preparatory",
+            (
+                r"\b(?:letters?|notes?|messages?|writing|wrote|"
+                r"write)\b[^.!?]{0,60}\bknows? (?:that )?"
+                r"it (?:wasn't|was not|isn't|is not|wasnt|isnt) (?:their|your|anyone's|anyones|his|"
+                r"her) fault\b|\b(?:letters?|notes?) to (?:everyone|everybody|all the people|each "
+                r"person|all of those) i love\b"
+            ),
+        ),
+    ]
+)
+
 NEGATIVES: list[tuple[str, str]] = [
     (
         "idiom",
@@ -1668,6 +1701,19 @@ NEGATIVES.extend(
                 r"puzzle|thesis|game|show|painting|work|chores|shift|exam|draft|course)\b"
                 r"[^.!?]{0,60}\b(?:finish|finishing) (?:it|this|that|everything)(?: (?:tonight|"
                 r"today|tomorrow|later|now|soon))?\b"
+            ),
+        ),
+    ]
+)
+
+NEGATIVES.extend(
+    [
+        (
+            "negation",
+            (
+                r"\b(?:i'm|im|i am) not (?:going|gonna|about|planning|trying) (?:to )?(?:end my "
+                r"life|end my own life|kill myself|hurt myself|harm myself|take my (?:own )?life|"
+                r"commit suicide)\b"
             ),
         ),
     ]

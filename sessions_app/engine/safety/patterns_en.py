@@ -1360,6 +1360,54 @@ RULES.extend(
     ]
 )
 
+RULES.extend(
+    [
+        (
+            # An overdose already taken is an attempt in progress: L4 on its own.
+            "method",
+            (
+                r"\b(?:took|swallowed|downed|taken|ate|overdosed on) (?:like |about |around |over |"
+                r"almost )?(?:\d{2,}|all|every one of|the whole|a whole|a full|an entire|"
+                r"a handful of|"
+                r"a bunch of|loads of|way too many|too many)(?: of)? (?:my |the |his |her |mom's |"
+                r"mums |those |these )?(?:\w+ )?(?:bottle of |pack of |box of |packet of |"
+                r"strip of )?"
+                r"{PILLS}\b(?![^.!?]{0,30}\b(?:this morning|today|as prescribed|prescribed|doctor|"
+                r"on time|with (?:breakfast|dinner|food)|every day|daily|for my)\b)"
+            ),
+            "plan",
+        ),
+        (
+            "passive_ideation",
+            (
+                r"\b{WANT} (?:\w+ ){0,2}?(?:the )?(?:pain|hurt|hurting|suffering|everything|"
+                r"it all) "
+                r"to (?:stop|end),? (?:\w+ )?(?:any way possible|any way i can|by any means|"
+                r"no matter "
+                r"how|one way or another|permanently|for good|forever)\b|\bnot (?:sleepy|"
+                r"physically|"
+                r"normal) tired\b.{0,20}?\b(?:the other kind|of (?:life|living|everything|"
+                r"existing)|"
+                r"soul)\b|\btired\b.{0,30}?\bsleep (?:can't|doesn't|won't|wont|cant|doesnt|"
+                r"will not|"
+                r"does not) fix\b"
+            ),
+        ),
+        ("preparatory", r"\bsee (?:you|u|ya|y'all|everyone|you all) on the other side\b(?! of\b)"),
+        (
+            # Command hallucinations.
+            "active_ideation",
+            (
+                r"\b(?:voices?|the voice|something in my head)\b[^.!?]{0,20}\b(?:tell|tells|"
+                r"telling|"
+                r"told|say|says|saying|said|want|wants) (?:me )?(?:to|that i should|i should|"
+                r"i have "
+                r"to|i need to|i must) (?:jump|die|kill myself|end it|hurt myself|cut|do it)\b"
+            ),
+        ),
+    ]
+)
+
 NEGATIVES: list[tuple[str, str]] = [
     (
         "idiom",

@@ -1,4 +1,4 @@
-"""QUALITY C1: the crisis detector on its own labelled corpus and on the fresh phrase set.
+"""QUALITY C1: the crisis detector on its own labelled corpus, the fresh set and the blind set.
 
 Prints the corpus counts, recall and false-alarm rate per language and per category, severity
 agreement, and the detector's median / p95 cost per message. Pure: nothing from Django is set
@@ -24,6 +24,7 @@ from sessions_app.engine.safety import assess, detector  # noqa: E402  (after th
 IMPORT_S = time.perf_counter() - started
 CORPUS = ROOT / "sessions_app" / "engine" / "safety" / "corpus.jsonl"
 FRESH = ROOT / "sessions_app" / "engine" / "safety" / "fresh.jsonl"
+BLIND = ROOT / "sessions_app" / "engine" / "safety" / "blind.jsonl"
 REPEAT = 200
 
 
@@ -101,6 +102,12 @@ def main() -> None:
     fresh = load(FRESH)
     print(f"fresh set (written blind to the corpus): {len(fresh)} lines")
     misses += quality(fresh)
+    print()
+    blind = load(BLIND)
+    print(
+        f"blind set (a third writer, blind to corpus, fresh set and patterns): {len(blind)} lines"
+    )
+    misses += quality(blind)
     print()
     print(f"import: {IMPORT_S * 1000:.0f} ms")
     for label, cold in (("warm caches", False), ("cold caches", True)):

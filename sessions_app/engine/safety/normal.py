@@ -80,6 +80,9 @@ _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_GAP = re.compile(rf"(?<=[{_CJK}])[\s.\-_*·~]+(?=[{_CJK}])")
 # One letter, then at least two more each after one separator: "k i l l", "s.u.i.c.i.d.e".
 _SPACED = re.compile(r"(?<![^\W_])[^\W_](?:[ .\-_*·•~+/][^\W_@$!|](?![^\W_])){2,}")
+# Spelled-out words with wider gaps between them: "w a n t  t o  d i e", "k i l l / m e".
+_SPACED_WIDE = re.compile(r"(?<![^\W_])[^\W_](?:(?: |\s{2,}| ?/ ?)[^\W_@$!|](?![^\W_]))+")
+_WIDE_GAP = re.compile(r"\s{2,}|\s*/\s*")
 _WORD = re.compile(r"[^\W_]+(?:[@$!|][^\W_]+)*|[@$][^\W\d_]+(?:[@$!|][^\W_]+)*")
 _LATIN_WORD = re.compile(r"[a-z']+")
 _RUN3 = re.compile(r"([^\W\d_])\1{2,}")
@@ -199,6 +202,10 @@ def _fix_word(word: str, cyrillic_text: bool) -> str:
 
 def _join_spaced(view: View, segment: Callable[[str], str]) -> View:
     pieces = []
+    for m in _SPACED_WIDE.finditer(view.text):
+        groups = [g.replace(" ", "") for g in _WIDE_GAP.split(m.group())]
+        if len(groups) >= 2 and all(groups) and sum(map(len, groups)) >= 4:
+            pieces.append((m.start(), m.end(), " ".join(segment(g) for g in groups)))
     for m in _SPACED.finditer(view.text):
         letters = "".join(ch for ch in m.group() if ch not in " .-_*·•~+/")
         pieces.append((m.start(), m.end(), segment(letters)))
@@ -206,7 +213,7 @@ def _join_spaced(view: View, segment: Callable[[str], str]) -> View:
         pieces.append((m.start(), m.end(), ""))
     if not pieces:
         return view
-    pieces.sort()
+    pieces.sort(key=lambda piece: (piece[0], -piece[1]))
     return _rebuild(view, _disjoint(pieces))
 
 
@@ -228,8 +235,15 @@ def _map_chars(view: View, fn: Callable[[str], str]) -> View:
 
 # Written Cantonese (Hong Kong) function words, each to its Mandarin equal of the same length:
 # "唔想再活落去" reads as "不想再活下去".
-_CANTONESE_CHARS = str.maketrans("唔冇嘅咗佢喺啲攰", "不没的了他在些累")
-_CANTONESE_WORDS = (("落去", "下去"), ("乜嘢", "什么"), ("咁樣", "这样"), ("咁样", "这样"))
+_CANTONESE_CHARS = str.maketrans("唔冇嘅咗佢喺啲攰諗谂", "不没的了他在些累想想")
+_CANTONESE_WORDS = (
+    ("落去", "下去"),
+    ("乜嘢", "什么"),
+    ("咁樣", "这样"),
+    ("咁样", "这样"),
+    ("想住", "想着"),
+    ("成日", "整天"),
+)
 
 
 def _fold_chinese(text: str) -> str:
@@ -316,6 +330,7 @@ def normalize(text: str) -> str:
     return normal_view(text).text
 
 
+_TSA = re.compile(r"(?<=[\u0430-\u044f])цца\b")
 _DOUBLE = re.compile(r"([a-z\u00e0-\u024f\u0400-\u04ff])\1+")
 
 
@@ -325,6 +340,9 @@ def key_view(view: View) -> View:
     if len(skeleton) != len(view.text):
         view = _delete(view, "ьъ'")
         skeleton = view.text.translate(_SKELETON)
+    # "убицца", "отравицца": Russian spelled as said: a final "цца" is "тся" (same length).
+    if "цца" in skeleton:
+        skeleton = _TSA.sub("тся", skeleton)
     view = View(skeleton, view.starts, view.ends)
     return _squeeze(view, _DOUBLE)
 

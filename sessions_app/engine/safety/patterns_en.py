@@ -25,6 +25,8 @@ MACROS = {
         r"|ending (?:my|my own) life|take (?:my|my own) life|taking (?:my|my own) life"
         r"|end it all|ending it all|commit suicide|commit sudoku|commit die|sewerslide"
         r"|end myself|erase myself|end (?:my )?existence"
+        r"|(?:end|ending|ended) (?:everything|it all) (?:for good|forever|once and for all)"
+        r"|(?:end|ending|ended) everything(?! (?:with|between|on|and start|i started|we))"
     ),
     "DIE": r"(?:die|dye|dead|death|be dead|not exist|not be alive|stop existing|cease to exist)",
     "PILLS": (
@@ -425,7 +427,8 @@ RULES: list[tuple[str, ...]] = [
     (
         "method",
         (
-            r"\b(?:jump|jumping|step|stepping|walk|walking|throw myself|throwing myself|lie down|"
+            r"\b(?:jump|jumping|step|stepping|stepped|walk|walking|throw myself|throwing myself|"
+            r"lie down|"
             r"lay down|lying|laying|stand|standing|run|running|drive|driving|swerve|swerving|"
             r"crash|crashing) (?:\w+ )?(?:in front of|under|onto|into|on) (?:a |the |an |some |"
             r"oncoming |moving )?(?:\w+ )?{VEHICLE}\b"
@@ -882,7 +885,9 @@ RULES: list[tuple[str, ...]] = [
         (
             r"\b(?:no|zero|not any|not a|there's no|theres no|there is no|don't see any|"
             r"dont see any|can't see any|cant see any|don't see the|cant see the|can't see the|"
-            r"dont see the) (?:\w+ )?(?:point|reason|purpose|use|sense|meaning) (?:\w+ )?(?:in |"
+            r"dont see the|don't see a|can't see a|can't find a|can't find any|cannot find a|"
+            r"don't have a|don't have any|no longer see a|no longer see any) (?:\w+ )?(?:point|"
+            r"reason|purpose|use|sense|meaning) (?:\w+ )?(?:in |"
             r"to |of |for )?(?:living|live|life|being alive|going on|carrying on|trying|existing|"
             r"keep(?:ing)? going|keep(?:ing)? living|continuing|anything|me being here|waking up|"
             r"getting up|"
@@ -1119,6 +1124,289 @@ RULES: list[tuple[str, ...]] = [
         ),
     ),
 ]
+
+# Generalisations found by a third, blind writer: euphemisms, generic "you"/"they" in questions,
+# reversed or looser word orders.
+RULES.extend(
+    [
+        (
+            # "I just want to join my dad, he's been gone 2 years": to be with a dead relative.
+            "passive_ideation",
+            (
+                r"\b(?:{WANT}|ready|longing|can't wait) (?:\w+ ){0,2}?{TO} (?:go )?(?:join|be with|"
+                r"see|go to|meet|be reunited with) (?:my |our )?(?:late )?(?:dad|daddy|father|mom|"
+                r"mommy|mum|mummy|mother|mama|papa|grandma|grandmother|nan|nana|granny|grandpa|"
+                r"grandad|granddad|grandfather|brother|sister|son|daughter|husband|wife|baby|"
+                r"friend|best friend|bff|boyfriend|girlfriend|twin|him|her|them)(?: again)?\b"
+                r"(?=[^.!?]{0,80}\b(?:gone|passed|died|dead|heaven|buried|funeral|grave|"
+                r"lost (?:him|her|them)|since (?:he|she|they) (?:died|passed|left us)|up there|"
+                r"other side|afterlife|rest in peace|rip)\b)"
+            ),
+        ),
+        (
+            "passive_ideation",
+            (
+                r"\b(?:wish|wished|wishing)(?: that)? i(?:'d| had| would have)? (?:never|not) "
+                r"(?:been )?(?:born|existed)\b"
+            ),
+        ),
+        (
+            # A question about "you" / "they" that is about the writer: "does anyone else pray
+            # they won't wake up?", "do you ever wish you were dead?"
+            "passive_ideation",
+            (
+                r"\b(?:anyone|anybody|any1|you ever|u ever|is it normal to|is it weird to|"
+                r"is it bad to|how do you stop) (?:else )?(?:\w+ ){0,2}?(?:pray|prays|hope|hopes|"
+                r"wish|wishes|want|wants|wanna|fantasi[sz]e|think about) (?:\w+ ){0,2}?(?:they|you|"
+                r"u|theyd|youd) (?:won't|wont|don't|dont|wouldn't|would never|will never|never|"
+                r"didn't) (?:just )?wake up\b|\b(?:anyone|anybody|any1|you ever|u ever) (?:else )?"
+                r"(?:\w+ ){0,2}?(?:pray|prays|hope|hopes|wish|wishes) (?:\w+ ){0,2}?(?:they|you|u) "
+                r"(?:were|was|could be|would be) (?:dead|never born|gone)\b"
+            ),
+        ),
+        (
+            # Looking up how high a place is: "googling which bridge is high enough".
+            "method",
+            (
+                r"\b(?:{HIGH})\b[^.!?;\n]{0,40}?\b(?:high|tall) enough\b(?! (?:for (?:the|a|my|"
+                r"our|kids|children|dogs?|cats?)|to (?:see|reach|get|dive|climb|hold|keep|stop)))|"
+                r"\bhow (?:high|tall|many floors) (?:does|do|would|should|must) (?:a |the |an )?"
+                r"(?:{HIGH}) (?:\w+ )?(?:need|have|has) to be\b"
+            ),
+        ),
+        (
+            "method",
+            (
+                r"\b(?:what if i|i could|wanna|want to|tempted to|urge to|feel like|thinking of|"
+                r"thinking about|think about) (?:just )?(?:step|stepped|stepping|walk|walked|"
+                r"walking|lie|lay|lying) (?:out )?(?:in front of|under|onto) (?:a |the |an |some |"
+                r"oncoming |moving )?(?:\w+ )?{VEHICLE}\b"
+            ),
+        ),
+        (
+            # "letters to my sister, just in case i'm not around after this week".
+            "preparatory",
+            (
+                r"\b(?:just )?in case i(?:'m| am|m)? (?:not|no longer) (?:around|here|alive)"
+                r"(?: anymore| any more)?\b(?! (?:when|to|for|at|on|while|during|because|tomorrow "
+                r"morning|this (?:morning|afternoon)|later)\b)|\bi (?:won't|wont|will not) be "
+                r"(?:around|here|alive) (?:much |for )?(?:longer|long)\b"
+            ),
+        ),
+    ]
+)
+
+RULES.extend(
+    [
+        (
+            # Indifference to dying: "if i got hit by a car tomorrow i wouldn't mind".
+            "passive_ideation",
+            (
+                r"\b(?:if|when) i (?:got|get|was|were|just) (?:hit|run over|killed|died|"
+                r"didn't wake "
+                r"up|never woke up|don't wake up)\b[^.!?]{0,50}\b(?:i )?(?:wouldn't|would not|"
+                r"won't|"
+                r"wont|wouldnt) (?:even |really )?(?:mind|care)\b"
+            ),
+        ),
+        (
+            "passive_ideation",
+            (
+                r"\b(?:look|looking|looked) forward to (?:dying|death|being dead|my death|not "
+                r"existing|not waking up)\b|\b(?:not|no longer|never) (?:scared|"
+                r"afraid) of (?:dying|"
+                r"death) (?:anymore|any more)\b|\b(?:peaceful|nice|easier|easy|good|a relief|"
+                r"better|great|lovely|calm|quiet) (?:it )?(?:would|must|will) (?:be|feel) (?:to|if "
+                r"i) (?:just )?(?:not exist|die|died|be dead|not be here|wasn't here|disappear|"
+                r"stop existing|not wake up|never wake up|fall asleep forever|sleep forever)\b"
+            ),
+        ),
+        (
+            # Means put away: "a bottle of sleeping pills hidden under my bed".
+            "preparatory",
+            (
+                r"\b(?:hidden|hiding|hid|stashed|stashing|stash of|stockpiled|stockpiling|hoarded|"
+                r"hoarding|squirrel(?:l)?ed away)\b[^.!?]{0,40}\b{PILLS}\b|\b{PILLS}\b[^.!?]{0,40}"
+                r"\b(?:hidden|hid|stashed|stockpiled|hoarded|squirrel(?:l)?ed away|put away for)\b"
+            ),
+        ),
+        (
+            "hopelessness",
+            (
+                r"\b(?:can't|cant|cannot|don't|dont) (?:see|imagine|picture) (?:myself|"
+                r"me) (?:still "
+                r")?(?:being )?(?:here|alive|around|living)\b(?! (?:in (?:this|that|the)|at "
+                r"(?:this|that|the)|working|doing|with)\b)"
+            ),
+        ),
+    ]
+)
+
+RULES.extend(
+    [
+        (
+            "passive_ideation",
+            (
+                r"\b(?:disappointed|upset|sad|angry|annoyed|pissed|gutted|"
+                r"mad) (?:that )?i (?:woke up|"
+                r"wake up|am still alive|'m still alive|survived|didn't die|am still here|'m still "
+                r"here|keep waking up)\b|\b(?:wake up|woke up|waking up) (?:and )?(?:feel |"
+                r"feeling )?"
+                r"(?:disappointed|upset|angry) (?:that )?(?:i'm|im|i am) (?:still )?(?:alive|"
+                r"here)\b"
+            ),
+        ),
+        (
+            "passive_ideation",
+            (
+                r"\b{WANT} (?:\w+ ){0,2}?{TO} (?:just )?(?:stop|quit) (?:being alive|living|"
+                r"breathing|existing|my life)\b(?! (?:in|with|like|for|under|at|off|paycheck)\b)"
+            ),
+        ),
+        (
+            "hopelessness",
+            (
+                r"\b(?:don't know|dont know|idk|not sure|no idea|wonder) why i(?:'m| am|m)? still "
+                r"(?:here|alive|around|breathing|living|trying)\b(?! (?:at|in|on|with|working|"
+                r"waiting)\b)|\bwhy am i still (?:here|alive|breathing)\b(?! (?:at|in|on|with|"
+                r"working|waiting)\b)"
+            ),
+        ),
+        (
+            "hopelessness",
+            (
+                r"\b(?:tired|sick|exhausted|done|weary) (?:of|with) (?:trying to |having to )?"
+                r"(?:survive|surviving|stay alive|staying alive|keep going|keeping going|fighting "
+                r"to live|fighting for my life|holding on|hold on)\b"
+            ),
+        ),
+        (
+            "method",
+            (
+                r"\b(?:{HIGH})\b[^.!?;\n]{0,60}\b(?:think|thinking|thought|stare|staring|look|"
+                r"looking) (?:about|at|of) (?:the )?(?:railing|railings|edge|ledge|drop|fall|"
+                r"tracks|"
+                r"water below|going over|climbing over)\b"
+            ),
+        ),
+        (
+            # A chosen place and day: "i've already picked the spot and the day".
+            "intent_plan",
+            (
+                r"\bi(?:'ve| have)? (?:already |finally |now )?(?:picked|chosen|chose|decided on|"
+                r"set|found|planned|worked out) (?:out )?(?:the |a |my )?(?:spot|place|location|"
+                r"date|"
+                r"day|time|method|way) (?:and|&) (?:the |a |my )?(?:spot|place|location|date|day|"
+                r"time|method|way)\b(?! (?:for|of) (?:the|our|my|a)\b)(?![^.!?]{0,40}\b(?:see you|"
+                r"meet|"
+                r"party|dinner|wedding|date night|trip|reservation|booking|meeting|interview)\b)"
+            ),
+            "plan",
+        ),
+        (
+            # Affairs settled "because it's easier this way".
+            "preparatory",
+            (
+                r"\b(?:gave|giving|given|rehomed|rehoming|deleted|deleting|sold|cancell?ed|wiped) "
+                r"(?:\w+ ){0,2}?(?:my|all my|all of my) (?:\w+ )?(?:dogs?|cats?|pets?|stuff|things|"
+                r"belongings|possessions|savings|money|accounts?|socials|social media|plants|"
+                r"clothes|books)\b[^.!?]{0,60}\b(?:it's|its|it is|it'll be|will be) (?:easier|"
+                r"better|"
+                r"simpler) "
+                r"(?:this way|for everyone|for them|when i'm gone)\b"
+            ),
+        ),
+        (
+            "burden",
+            (
+                r"\bi(?:'m| am|m)? (?:\w+ ){0,4}?(?:ruin|hurt|burden|disappoint|annoy|bother|make|"
+                r"destroy)\w* (?:\w+ ){0,4}?(?:just |simply )?by (?:just |simply )?(?:existing|"
+                r"being alive|being born|being here|breathing)\b"
+            ),
+        ),
+    ]
+)
+
+RULES.extend(
+    [
+        (
+            "passive_ideation",
+            (
+                r"\b(?:easier|better|simpler|best) (?:for (?:\w+ ){1,2})?if i (?:just )?(?:didn't|"
+                r"did not|didnt|never) (?:exist|existed|wake up|woke up|be born|was born)\b"
+            ),
+        ),
+        (
+            # Means kept at hand "just in case".
+            "preparatory",
+            (
+                r"\b(?:keep|keeping|kept|carry|carrying|have|got) (?:a |my |the |some )?(?:razor|"
+                r"razors|blade|blades|razor blades?|rope|noose|sleeping pills|lethal dose)\b"
+                r"[^.!?]{0,30}\b(?:just in case|in case i need|for when i need|for emergencies|"
+                r"for the right moment)\b"
+            ),
+        ),
+        (
+            # Goodbye letters that clear the people left behind.
+            "preparatory",
+            (
+                r"\b(?:letters?|notes?|messages?|writing|wrote|"
+                r"write)\b[^.!?]{0,60}\bknows? (?:that )?"
+                r"it (?:wasn't|was not|isn't|is not|wasnt|isnt) (?:their|your|anyone's|anyones|his|"
+                r"her) fault\b|\b(?:letters?|notes?) to (?:everyone|everybody|all the people|each "
+                r"person|all of those) i love\b"
+            ),
+        ),
+    ]
+)
+
+RULES.extend(
+    [
+        (
+            # An overdose already taken is an attempt in progress: L4 on its own.
+            "method",
+            (
+                r"\b(?:took|swallowed|downed|taken|ate|overdosed on) (?:like |about |around |over |"
+                r"almost )?(?:\d{2,}|all|every one of|the whole|a whole|a full|an entire|"
+                r"a handful of|"
+                r"a bunch of|loads of|way too many|too many)(?: of)? (?:my |the |his |her |mom's |"
+                r"mums |those |these )?(?:\w+ )?(?:bottle of |pack of |box of |packet of |"
+                r"strip of )?"
+                r"{PILLS}\b(?![^.!?]{0,30}\b(?:this morning|today|as prescribed|prescribed|doctor|"
+                r"on time|with (?:breakfast|dinner|food)|every day|daily|for my)\b)"
+            ),
+            "plan",
+        ),
+        (
+            "passive_ideation",
+            (
+                r"\b{WANT} (?:\w+ ){0,2}?(?:the )?(?:pain|hurt|hurting|suffering|everything|"
+                r"it all) "
+                r"to (?:stop|end),? (?:\w+ )?(?:any way possible|any way i can|by any means|"
+                r"no matter "
+                r"how|one way or another|permanently|for good|forever)\b|\bnot (?:sleepy|"
+                r"physically|"
+                r"normal) tired\b.{0,20}?\b(?:the other kind|of (?:life|living|everything|"
+                r"existing)|"
+                r"soul)\b|\btired\b.{0,30}?\bsleep (?:can't|doesn't|won't|wont|cant|doesnt|"
+                r"will not|"
+                r"does not) fix\b"
+            ),
+        ),
+        ("preparatory", r"\bsee (?:you|u|ya|y'all|everyone|you all) on the other side\b(?! of\b)"),
+        (
+            # Command hallucinations.
+            "active_ideation",
+            (
+                r"\b(?:voices?|the voice|something in my head)\b[^.!?]{0,20}\b(?:tell|tells|"
+                r"telling|"
+                r"told|say|says|saying|said|want|wants) (?:me )?(?:to|that i should|i should|"
+                r"i have "
+                r"to|i need to|i must) (?:jump|die|kill myself|end it|hurt myself|cut|do it)\b"
+            ),
+        ),
+    ]
+)
 
 NEGATIVES: list[tuple[str, str]] = [
     (
@@ -1401,6 +1689,84 @@ NEGATIVES: list[tuple[str, str]] = [
 ]
 
 # Four-letter words are corrected only by a swap of two letters ("wnat" → "want").
+NEGATIVES.extend(
+    [
+        (
+            # Someone or something else hit, bit, scratched the writer.
+            "accident",
+            (
+                r"\b(?:nearly|almost|accidentally|barely|practically|just about) (?:hit|punched|"
+                r"bit|cut|burned|burnt|stabbed|scratched|ran over) me\b|\b(?:car|bus|truck|van|"
+                r"bike|cyclist|driver|ball|door|branch|wave|dog|cat|puppy|kitten|horse|kid|baby|"
+                r"toddler|brother|sister) (?:\w+ ){0,2}?(?:hit|bit|scratched|punched|kicked) me\b"
+            ),
+        ),
+        (
+            # A goodbye letter to colleagues, or one written because the writer is moving on.
+            "purpose",
+            (
+                r"\b(?:(?:wrote|writing|write|written|sent|send|sending|left|made|making|signed|"
+                r"signing) )?(?:a |my |the |some |our )?goodbye (?:letters?|notes?|cards?|emails?|"
+                r"messages?|posts?|speech)(?= (?:to|for) (?:my |the |our |all my |all the )?"
+                r"(?:co-?workers|colleagues|team|class|classmates|students|teachers?|boss|office|"
+                r"clients|customers|neighbou?rs|followers|subscribers|group|club|staff)\b|"
+                r"[^.!?]{0,40}\b(?:moving|retiring|relocating|graduating|last day|new job|"
+                r"transferring|leaving (?:the company|my job|work|town|the team|school|for)|"
+                r"quitting (?:my|the) job)\b)"
+            ),
+        ),
+        (
+            # Past and resolved: "i used to feel suicidal years ago, but now i'm in a better place".
+            "negation",
+            (
+                r"\b(?:used to|years ago i|when i was (?:younger|a teen|a teenager|a kid|"
+                r"in school)|"
+                r"in the past i|back in (?:school|college|high school)) (?:\w+ ){0,3}?(?:suicidal|"
+                r"self[- ]?harm\w*|cut myself|wanted to die|"
+                r"thought about suicide)(?:[^.!?;\n]{0,30}?)"
+                r",? (?:but|and) (?:now|these days|today|since then)(?: \w+){0,5}? (?:better|fine|"
+                r"okay|ok|good|well|happy|safe|recovered|healed|stable)\b"
+            ),
+        ),
+    ]
+)
+
+NEGATIVES.extend(
+    [
+        (
+            "device",
+            (
+                r"\b(?:battery|phone|laptop|charge|tablet|computer|engine|plant|torch|flashlight|"
+                r"headphones|airpods|car|controller)\b[^.!?]{0,25}\b(?:about to|going to|gonna) "
+                r"die\b"
+            ),
+        ),
+        (
+            # Finishing a task: "the deadline is tomorrow and I have a plan to finish it tonight".
+            "purpose",
+            (
+                r"\b(?:deadline|homework|essay|project|assignment|report|paper|book|series|season|"
+                r"puzzle|thesis|game|show|painting|work|chores|shift|exam|draft|course)\b"
+                r"[^.!?]{0,60}\b(?:finish|finishing) (?:it|this|that|everything)(?: (?:tonight|"
+                r"today|tomorrow|later|now|soon))?\b"
+            ),
+        ),
+    ]
+)
+
+NEGATIVES.extend(
+    [
+        (
+            "negation",
+            (
+                r"\b(?:i'm|im|i am) not (?:going|gonna|about|planning|trying) (?:to )?(?:end my "
+                r"life|end my own life|kill myself|hurt myself|harm myself|take my (?:own )?life|"
+                r"commit suicide)\b"
+            ),
+        ),
+    ]
+)
+
 FUZZY4 = ["want", "live", "life", "kill", "dead", "hope", "rope", "wake", "pill", "gone", "jump"]
 
 FUZZY = [

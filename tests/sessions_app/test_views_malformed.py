@@ -45,6 +45,8 @@ def live_session(alice):
 def kwargs_for(route: str, session) -> dict:
     if route in ("login", "logout", "pages:sandbox-start"):
         return {}
+    if route.startswith("review:hypothesis-"):
+        return {"hypothesis_id": factories.HypothesisFactory(analysis__session=session).pk}
     kwargs = {"session_id": session.pk}
     if route == "pages:session-workline-activate":
         kwargs["workline_id"] = graph.workline_create(

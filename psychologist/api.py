@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,12 +16,16 @@ from psychologist.serializers import (
     HypothesisOutput,
 )
 from sessions_app.access import SessionAction, role_require, session_for
-from sessions_app.api.base import ApiView, KeysetPagination, WriteThrottle, query_of
-from sessions_app.api.sessions import errors, page_of
-
-_SESSION_ID = OpenApiParameter(
-    "session_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The session's `_id`."
+from sessions_app.api.base import (
+    ApiView,
+    KeysetPagination,
+    WriteThrottle,
+    errors,
+    query_of,
+    session_operation,
 )
+from sessions_app.api.sessions import page_of
+
 _HYPOTHESIS_ID = OpenApiParameter("hypothesis_id", int, OpenApiParameter.PATH)
 _DENIALS = {
     "s403": "E_FORBIDDEN (clients and services; a crisis session outside your caseload)",
@@ -37,14 +40,12 @@ class HypothesisPagination(KeysetPagination):
 class ReanalyzeApi(ApiView):
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(
-        operation_id="psychologist_reanalyze",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "psychologist_reanalyze",
+        AnalysisRequestOutput,
+        errors(**_DENIALS, s409="E_SESSION_STILL_ACTIVE"),
+        status=202,
         request=None,
-        responses={
-            202: AnalysisRequestOutput,
-            **errors(**_DENIALS, s409="E_SESSION_STILL_ACTIVE"),
-        },
         description="Analyse a closed session again. The run happens in the background and "
         "always runs; when it concludes, the current analysis is marked superseded (never "
         "deleted) and the new one becomes current. Progress streams as `psychologist.*` "

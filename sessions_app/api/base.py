@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.urls import URLPattern, path
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.extensions import (
     OpenApiAuthenticationExtension,
@@ -70,6 +71,11 @@ def errors(**codes: str) -> dict[int, OpenApiResponse]:
 SESSION_ID = OpenApiParameter(
     "session_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The session's `_id`."
 )
+
+
+def session_path(route: str, view: type[APIView], name: str) -> URLPattern:
+    """The URL of an operation on one session: `ask/sessions/<session_id>/<route>`."""
+    return path(f"ask/sessions/<uuid:session_id>/{route}", view.as_view(), name=name)
 
 
 def session_operation(

@@ -3,13 +3,15 @@ dismiss one. Counselors (their caseload and handoffs) and ops only; clients neve
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from psychologist import selectors, services
+from psychologist.models import Hypothesis
 from psychologist.serializers import (
     AnalysisRequestOutput,
     HypothesisListFilter,
@@ -80,35 +82,43 @@ class HypothesisListApi(ApiView):
         return paginator.get_paginated_response(HypothesisOutput(page, many=True).data)
 
 
-def _decision_schema(verb: str) -> Any:
-    return extend_schema(
-        operation_id=f"psychologist_hypotheses_{verb}",
-        parameters=[_HYPOTHESIS_ID],
-        request=None,
-        responses={
-            200: HypothesisOutput,
-            **errors(**_DENIALS, s409="E_HYPOTHESIS_DECIDED (no longer proposed)"),
-        },
+class _HypothesisDecisionApi(ApiView):
+    """Accept or dismiss: the subclass names the service and documents the operation."""
+
+    throttle_classes = [WriteThrottle]
+    decide: Callable[..., Hypothesis]
+
+    def post(self, request: Request, hypothesis_id: int) -> Response:
+        hypothesis = selectors.hypothesis_for(request.user, hypothesis_id, write=True)
+        hypothesis = type(self).decide(hypothesis=hypothesis, by=request.user)
+        return Response(HypothesisOutput(hypothesis).data)
+
+
+def _decision_schema(verb: str, description: str) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=f"psychologist_hypotheses_{verb}",
+            parameters=[_HYPOTHESIS_ID],
+            request=None,
+            responses={
+                200: HypothesisOutput,
+                **errors(**_DENIALS, s409="E_HYPOTHESIS_DECIDED (no longer proposed)"),
+            },
+            description=description,
+        )
     )
 
 
-class HypothesisAcceptApi(ApiView):
-    throttle_classes = [WriteThrottle]
-
-    @_decision_schema("accept")
-    def post(self, request: Request, hypothesis_id: int) -> Response:
-        """Accept a proposed hypothesis; a client-targeted one joins the client's profile."""
-        hypothesis = selectors.hypothesis_for(request.user, hypothesis_id, write=True)
-        hypothesis = services.hypothesis_accept(hypothesis=hypothesis, by=request.user)
-        return Response(HypothesisOutput(hypothesis).data)
+@_decision_schema(
+    "accept", "Accept a proposed hypothesis; a client-targeted one joins the client's profile."
+)
+class HypothesisAcceptApi(_HypothesisDecisionApi):
+    decide = services.hypothesis_accept
 
 
-class HypothesisDismissApi(ApiView):
-    throttle_classes = [WriteThrottle]
-
-    @_decision_schema("dismiss")
-    def post(self, request: Request, hypothesis_id: int) -> Response:
-        """Dismiss a proposed hypothesis: it stays on record but leaves the client's context."""
-        hypothesis = selectors.hypothesis_for(request.user, hypothesis_id, write=True)
-        hypothesis = services.hypothesis_dismiss(hypothesis=hypothesis, by=request.user)
-        return Response(HypothesisOutput(hypothesis).data)
+@_decision_schema(
+    "dismiss",
+    "Dismiss a proposed hypothesis: it stays on record but leaves the client's context.",
+)
+class HypothesisDismissApi(_HypothesisDecisionApi):
+    decide = services.hypothesis_dismiss

@@ -19,7 +19,7 @@ from psychologist.models import (
     LLMCall,
     ModelBinding,
 )
-from sessions_app.admin import CounselorScopedAdmin, ReadOnlyInline
+from sessions_app.admin import CounselorScopedAdmin, NoWrites, ReadOnlyInline
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskSession
 from sessions_app.roles import Role, role_of
@@ -33,7 +33,7 @@ class ModelBindingAdmin(admin.ModelAdmin):
 
 
 @admin.register(LLMCall)
-class LLMCallAdmin(admin.ModelAdmin):
+class LLMCallAdmin(NoWrites, admin.ModelAdmin):
     """Read-only: metering rows are facts, written only by `record_call`."""
 
     list_display = [
@@ -56,28 +56,10 @@ class LLMCallAdmin(admin.ModelAdmin):
     raw_id_fields = ["session"]
     date_hierarchy = "created_at"
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
-    def has_change_permission(self, request: HttpRequest, obj: LLMCall | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: LLMCall | None = None) -> bool:
-        return False
-
-
-class ReadOnlyAdmin(CounselorScopedAdmin):
+class ReadOnlyAdmin(NoWrites, CounselorScopedAdmin):
     """The psychologist's records change only through services, which append their events;
     the admin shows them and acts on them through actions, never by editing a row."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_analyse_permission(self, request: HttpRequest) -> bool:
         return role_of(request.user) in {Role.COUNSELOR, Role.OPS}

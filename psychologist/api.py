@@ -3,26 +3,31 @@ dismiss one. Counselors (their caseload and handoffs) and ops only; clients neve
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from psychologist import selectors, services
+from psychologist.models import Hypothesis
 from psychologist.serializers import (
     AnalysisRequestOutput,
     HypothesisListFilter,
     HypothesisOutput,
 )
 from sessions_app.access import SessionAction, role_require, session_for
-from sessions_app.api.base import ApiView, KeysetPagination, WriteThrottle, query_of
-from sessions_app.api.sessions import errors, page_of
-
-_SESSION_ID = OpenApiParameter(
-    "session_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The session's `_id`."
+from sessions_app.api.base import (
+    ApiView,
+    KeysetPagination,
+    WriteThrottle,
+    errors,
+    query_of,
+    session_operation,
 )
+from sessions_app.api.sessions import page_of
+
 _HYPOTHESIS_ID = OpenApiParameter("hypothesis_id", int, OpenApiParameter.PATH)
 _DENIALS = {
     "s403": "E_FORBIDDEN (clients and services; a crisis session outside your caseload)",
@@ -37,14 +42,12 @@ class HypothesisPagination(KeysetPagination):
 class ReanalyzeApi(ApiView):
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(
-        operation_id="psychologist_reanalyze",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "psychologist_reanalyze",
+        AnalysisRequestOutput,
+        errors(**_DENIALS, s409="E_SESSION_STILL_ACTIVE"),
+        status=202,
         request=None,
-        responses={
-            202: AnalysisRequestOutput,
-            **errors(**_DENIALS, s409="E_SESSION_STILL_ACTIVE"),
-        },
         description="Analyse a closed session again. The run happens in the background and "
         "always runs; when it concludes, the current analysis is marked superseded (never "
         "deleted) and the new one becomes current. Progress streams as `psychologist.*` "
@@ -79,35 +82,43 @@ class HypothesisListApi(ApiView):
         return paginator.get_paginated_response(HypothesisOutput(page, many=True).data)
 
 
-def _decision_schema(verb: str) -> Any:
-    return extend_schema(
-        operation_id=f"psychologist_hypotheses_{verb}",
-        parameters=[_HYPOTHESIS_ID],
-        request=None,
-        responses={
-            200: HypothesisOutput,
-            **errors(**_DENIALS, s409="E_HYPOTHESIS_DECIDED (no longer proposed)"),
-        },
+class _HypothesisDecisionApi(ApiView):
+    """Accept or dismiss: the subclass names the service and documents the operation."""
+
+    throttle_classes = [WriteThrottle]
+    decide: Callable[..., Hypothesis]
+
+    def post(self, request: Request, hypothesis_id: int) -> Response:
+        hypothesis = selectors.hypothesis_for(request.user, hypothesis_id, write=True)
+        hypothesis = type(self).decide(hypothesis=hypothesis, by=request.user)
+        return Response(HypothesisOutput(hypothesis).data)
+
+
+def _decision_schema(verb: str, description: str) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=f"psychologist_hypotheses_{verb}",
+            parameters=[_HYPOTHESIS_ID],
+            request=None,
+            responses={
+                200: HypothesisOutput,
+                **errors(**_DENIALS, s409="E_HYPOTHESIS_DECIDED (no longer proposed)"),
+            },
+            description=description,
+        )
     )
 
 
-class HypothesisAcceptApi(ApiView):
-    throttle_classes = [WriteThrottle]
-
-    @_decision_schema("accept")
-    def post(self, request: Request, hypothesis_id: int) -> Response:
-        """Accept a proposed hypothesis; a client-targeted one joins the client's profile."""
-        hypothesis = selectors.hypothesis_for(request.user, hypothesis_id, write=True)
-        hypothesis = services.hypothesis_accept(hypothesis=hypothesis, by=request.user)
-        return Response(HypothesisOutput(hypothesis).data)
+@_decision_schema(
+    "accept", "Accept a proposed hypothesis; a client-targeted one joins the client's profile."
+)
+class HypothesisAcceptApi(_HypothesisDecisionApi):
+    decide = services.hypothesis_accept
 
 
-class HypothesisDismissApi(ApiView):
-    throttle_classes = [WriteThrottle]
-
-    @_decision_schema("dismiss")
-    def post(self, request: Request, hypothesis_id: int) -> Response:
-        """Dismiss a proposed hypothesis: it stays on record but leaves the client's context."""
-        hypothesis = selectors.hypothesis_for(request.user, hypothesis_id, write=True)
-        hypothesis = services.hypothesis_dismiss(hypothesis=hypothesis, by=request.user)
-        return Response(HypothesisOutput(hypothesis).data)
+@_decision_schema(
+    "dismiss",
+    "Dismiss a proposed hypothesis: it stays on record but leaves the client's context.",
+)
+class HypothesisDismissApi(_HypothesisDecisionApi):
+    decide = services.hypothesis_dismiss

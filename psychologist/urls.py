@@ -3,15 +3,12 @@ from __future__ import annotations
 from django.urls import path
 
 from psychologist import api
+from sessions_app.api.base import session_path
 
 app_name = "psychologist"
 
 urlpatterns = [
-    path(
-        "ask/sessions/<uuid:session_id>/psychologist/reanalyze",
-        api.ReanalyzeApi.as_view(),
-        name="session-reanalyze",
-    ),
+    session_path("psychologist/reanalyze", api.ReanalyzeApi, "session-reanalyze"),
     path("psychologist/hypotheses", api.HypothesisListApi.as_view(), name="hypothesis-list"),
     path(
         "psychologist/hypotheses/<int:hypothesis_id>/accept",

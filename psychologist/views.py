@@ -5,11 +5,9 @@ live in `insights`, which may not write; the writes go through `psychologist.ser
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -17,26 +15,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from insights.selectors import hypothesis_row
+from insights.views import reviewer_page  # the dashboard's gate: these moves are posted from it
 from psychologist import selectors, services
 from psychologist.models import Hypothesis
-from sessions_app.access import SessionAction, session_allows, session_for
+from sessions_app.access import session_for
 from sessions_app.errors import ApplicationError
 
 ROW = "insights/insights.html#hypothesis"
-
-
-def reviewer_move(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """As the dashboard: sign-in for anonymous visitors, 404 for roles that never review."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not session_allows(request.user, SessionAction.ANALYSE):
-            raise Http404("No such page.")
-        return view(request, *args, **kwargs)
-
-    return wrapped
 
 
 def _denied(exc: ApplicationError) -> Exception:
@@ -73,19 +58,19 @@ def _decide(
 
 
 @require_POST
-@reviewer_move
+@reviewer_page
 def hypothesis_accept(request: HttpRequest, hypothesis_id: int) -> HttpResponse:
     return _decide(request, hypothesis_id, services.hypothesis_accept)
 
 
 @require_POST
-@reviewer_move
+@reviewer_page
 def hypothesis_dismiss(request: HttpRequest, hypothesis_id: int) -> HttpResponse:
     return _decide(request, hypothesis_id, services.hypothesis_dismiss)
 
 
 @require_POST
-@reviewer_move
+@reviewer_page
 def session_reanalyse(request: HttpRequest, session_id: Any) -> HttpResponse:
     """Ask for a new analysis; it runs in the background and shows on the dashboard."""
     try:

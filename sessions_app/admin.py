@@ -59,10 +59,9 @@ class CounselorScopedAdmin(admin.ModelAdmin):
         return queryset.filter(_sessions_of_counselor(request.user, self.session_path))
 
 
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-    show_change_link = True
+class NoWrites:
+    """For admins and inlines of rows that change only through services: shown, never added,
+    edited or deleted by hand."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -72,6 +71,12 @@ class ReadOnlyInline(admin.TabularInline):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class ReadOnlyInline(NoWrites, admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
 
 
 class SessionEventInline(ReadOnlyInline):
@@ -234,7 +239,7 @@ class AskMessageAdmin(CounselorScopedAdmin):
 
 
 @admin.register(SessionEvent)
-class SessionEventAdmin(CounselorScopedAdmin):
+class SessionEventAdmin(NoWrites, CounselorScopedAdmin):
     """Read-only: the log is append-only and written only by `events.event_append`."""
 
     list_display = ("session", "seq", "type", "actor", "actor_user", "created_at")
@@ -246,15 +251,6 @@ class SessionEventAdmin(CounselorScopedAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(AskAgent)

@@ -2,40 +2,38 @@
 
 from __future__ import annotations
 
-from django.urls import path
+from collections.abc import Callable
+
+from django.http import HttpResponse
+from django.urls import URLPattern, path
 
 from sessions_app import views
 
 app_name = "pages"
 
+
+def _session_page(route: str, view: Callable[..., HttpResponse], name: str) -> URLPattern:
+    return path(f"sessions/<uuid:session_id>/{route}/", view, name=name)
+
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("sessions/<uuid:session_id>/", views.session_detail, name="session"),
-    path(
-        "sessions/<uuid:session_id>/continue-from/",
-        views.session_continue_from,
-        name="session-continue-from",
-    ),
-    path(
-        "sessions/<uuid:session_id>/worklines/<int:workline_id>/activate/",
+    _session_page("continue-from", views.session_continue_from, "session-continue-from"),
+    _session_page(
+        "worklines/<int:workline_id>/activate",
         views.session_workline_activate,
-        name="session-workline-activate",
+        "session-workline-activate",
     ),
-    path("sessions/<uuid:session_id>/risk/", views.session_risk, name="session-risk"),
+    _session_page("risk", views.session_risk, "session-risk"),
     # The counselor's workspace (issue 14).
-    path("sessions/<uuid:session_id>/claim/", views.session_claim, name="session-claim"),
-    path(
-        "sessions/<uuid:session_id>/take-over/", views.session_take_over, name="session-take-over"
+    _session_page("claim", views.session_claim, "session-claim"),
+    _session_page("take-over", views.session_take_over, "session-take-over"),
+    _session_page(
+        "counselor-message", views.session_counselor_message, "session-counselor-message"
     ),
-    path(
-        "sessions/<uuid:session_id>/counselor-message/",
-        views.session_counselor_message,
-        name="session-counselor-message",
-    ),
-    path(
-        "sessions/<uuid:session_id>/hand-back/", views.session_hand_back, name="session-hand-back"
-    ),
-    path("sessions/<uuid:session_id>/steer/", views.session_steer, name="session-steer"),
+    _session_page("hand-back", views.session_hand_back, "session-hand-back"),
+    _session_page("steer", views.session_steer, "session-steer"),
     path("sandbox/", views.sandbox_home, name="sandbox"),
     path("sandbox/start/", views.sandbox_start, name="sandbox-start"),
     path("sandbox/<uuid:session_id>/answer/", views.sandbox_answer, name="sandbox-answer"),

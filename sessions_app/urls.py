@@ -7,6 +7,7 @@ from sessions_app.api import risk as api_risk
 from sessions_app.api import sessions as api
 from sessions_app.api import turns as api_turns
 from sessions_app.api import workspace as api_workspace
+from sessions_app.api.base import session_path
 
 app_name = "sessions"
 
@@ -18,92 +19,32 @@ urlpatterns = [
         name="session-by-dify",
     ),
     path("ask/sessions/<uuid:session_id>", api.SessionDetailApi.as_view(), name="session-detail"),
-    path(
-        "ask/sessions/<uuid:session_id>/modality",
-        api.SessionModalityApi.as_view(),
-        name="session-modality",
+    session_path("modality", api.SessionModalityApi, "session-modality"),
+    session_path("tree", api_graph.SessionTreeApi, "tree"),
+    session_path("fork", api_graph.SessionForkApi, "fork"),
+    session_path("worklines", api_graph.WorklineListApi, "worklines"),
+    session_path(
+        "worklines/<int:workline_id>/activate", api_graph.WorklineActivateApi, "workline-activate"
     ),
-    path("ask/sessions/<uuid:session_id>/tree", api_graph.SessionTreeApi.as_view(), name="tree"),
-    path("ask/sessions/<uuid:session_id>/fork", api_graph.SessionForkApi.as_view(), name="fork"),
-    path(
-        "ask/sessions/<uuid:session_id>/worklines",
-        api_graph.WorklineListApi.as_view(),
-        name="worklines",
+    session_path("spin-off", api_graph.SpinOffApi, "spin-off"),
+    session_path(
+        "spin-off/<int:proposal_id>/decide", api_graph.SpinOffDecideApi, "spin-off-decide"
     ),
-    path(
-        "ask/sessions/<uuid:session_id>/worklines/<int:workline_id>/activate",
-        api_graph.WorklineActivateApi.as_view(),
-        name="workline-activate",
-    ),
-    path(
-        "ask/sessions/<uuid:session_id>/spin-off", api_graph.SpinOffApi.as_view(), name="spin-off"
-    ),
-    path(
-        "ask/sessions/<uuid:session_id>/spin-off/<int:proposal_id>/decide",
-        api_graph.SpinOffDecideApi.as_view(),
-        name="spin-off-decide",
-    ),
-    path(
-        "ask/sessions/<uuid:session_id>/state",
-        api_turns.SessionStateApi.as_view(),
-        name="session-state",
-    ),
-    path(
-        "ask/sessions/<uuid:session_id>/answers",
-        api_turns.SessionAnswerApi.as_view(),
-        name="session-answers",
-    ),
-    path(
-        "ask/sessions/<uuid:session_id>/messages",
-        api_turns.SessionMessageApi.as_view(),
-        name="session-messages",
-    ),
-    path(
-        "ask/sessions/<uuid:session_id>/continue",
-        api_turns.SessionContinueApi.as_view(),
-        name="session-continue",
-    ),
-    path(
-        "ask/sessions/<uuid:session_id>/end",
-        api_turns.SessionEndApi.as_view(),
-        name="session-end",
-    ),
-    path(
-        "ask/sessions/<uuid:session_id>/last-thing",
-        api_turns.SessionLastThingApi.as_view(),
-        name="session-last-thing",
-    ),
-    path(
-        "ask/sessions/<uuid:session_id>/risk",
-        api_risk.SessionRiskApi.as_view(),
-        name="session-risk",
-    ),
+    session_path("state", api_turns.SessionStateApi, "session-state"),
+    session_path("answers", api_turns.SessionAnswerApi, "session-answers"),
+    session_path("messages", api_turns.SessionMessageApi, "session-messages"),
+    session_path("continue", api_turns.SessionContinueApi, "session-continue"),
+    session_path("end", api_turns.SessionEndApi, "session-end"),
+    session_path("last-thing", api_turns.SessionLastThingApi, "session-last-thing"),
+    session_path("risk", api_risk.SessionRiskApi, "session-risk"),
     # The counselor's workspace (issue 14).
-    path(
-        "ask/sessions/<uuid:session_id>/claim",
-        api_workspace.SessionClaimApi.as_view(),
-        name="session-claim",
+    session_path("claim", api_workspace.SessionClaimApi, "session-claim"),
+    session_path("take-over", api_workspace.SessionTakeOverApi, "session-take-over"),
+    session_path(
+        "counselor-messages", api_workspace.CounselorMessageApi, "session-counselor-messages"
     ),
-    path(
-        "ask/sessions/<uuid:session_id>/take-over",
-        api_workspace.SessionTakeOverApi.as_view(),
-        name="session-take-over",
-    ),
-    path(
-        "ask/sessions/<uuid:session_id>/counselor-messages",
-        api_workspace.CounselorMessageApi.as_view(),
-        name="session-counselor-messages",
-    ),
-    path(
-        "ask/sessions/<uuid:session_id>/hand-back",
-        api_workspace.SessionHandBackApi.as_view(),
-        name="session-hand-back",
-    ),
-    path(
-        "ask/sessions/<uuid:session_id>/steer",
-        api_workspace.SessionSteerApi.as_view(),
-        name="session-steer",
-    ),
+    session_path("hand-back", api_workspace.SessionHandBackApi, "session-hand-back"),
+    session_path("steer", api_workspace.SessionSteerApi, "session-steer"),
     path("ask/export", api.ExportApi.as_view(), name="export"),
     path("notifications", api.NotificationListApi.as_view(), name="notification-list"),
     path(

@@ -239,14 +239,25 @@ def session_claim(request: HttpRequest, session_id: Any) -> HttpResponse:
     return HttpResponseClientRedirect(target) if request.htmx else redirect(target)
 
 
-def _holder_move(
-    request: HttpRequest, session_id: Any, act: Callable[[AskSession], object]
+_MOVE_REFUSALS = {
+    SessionAction.TAKE_OVER: "Only counselors and ops speak with clients.",
+    SessionAction.STEER: "Only counselors and ops steer the Analyst.",
+}
+
+
+def _counselor_move(
+    request: HttpRequest,
+    session_id: Any,
+    move: Callable[..., object],
+    action: SessionAction = SessionAction.TAKE_OVER,
+    **fields: Any,
 ) -> HttpResponse:
+    """Calls `move(session=…, counselor=request.user, **fields)`, then redraws the canvas."""
     session = _session(request.user, session_id, write=True)
-    if not session_allows(request.user, SessionAction.TAKE_OVER):
-        raise PermissionDenied("Only counselors and ops speak with clients.")
+    if not session_allows(request.user, action):
+        raise PermissionDenied(_MOVE_REFUSALS[action])
     try:
-        act(session)
+        move(session=session, counselor=request.user, **fields)
     except ApplicationError as exc:
         return _engine_error(request, session, exc)
     return _canvas(request, session)
@@ -255,50 +266,29 @@ def _holder_move(
 @require_POST
 @staff_page
 def session_take_over(request: HttpRequest, session_id: Any) -> HttpResponse:
-    return _holder_move(
-        request,
-        session_id,
-        lambda s: handoff.session_take_over(session=s, counselor=request.user),
-    )
+    return _counselor_move(request, session_id, handoff.session_take_over)
 
 
 @require_POST
 @staff_page
 def session_counselor_message(request: HttpRequest, session_id: Any) -> HttpResponse:
     text = request.POST.get("text", "")
-    return _holder_move(
-        request,
-        session_id,
-        lambda s: handoff.counselor_message_send(session=s, counselor=request.user, text=text),
-    )
+    return _counselor_move(request, session_id, handoff.counselor_message_send, text=text)
 
 
 @require_POST
 @staff_page
 def session_hand_back(request: HttpRequest, session_id: Any) -> HttpResponse:
-    return _holder_move(
-        request,
-        session_id,
-        lambda s: handoff.session_hand_back(session=s, counselor=request.user),
-    )
+    return _counselor_move(request, session_id, handoff.session_hand_back)
 
 
 @require_POST
 @staff_page
 def session_steer(request: HttpRequest, session_id: Any) -> HttpResponse:
-    session = _session(request.user, session_id, write=True)
-    if not session_allows(request.user, SessionAction.STEER):
-        raise PermissionDenied("Only counselors and ops steer the Analyst.")
-    try:
-        handoff.steer_note_add(
-            session=session, counselor=request.user, text=request.POST.get("text")
-        )
-    except ApplicationError as exc:
-        return _engine_error(request, session, exc)
-    return _canvas(request, session)
-
-
-# --- the sandbox (SPEC §8): the counselor plays a test client ------------------------------------
+    text = request.POST.get("text")
+    return _counselor_move(
+        request, session_id, handoff.steer_note_add, SessionAction.STEER, text=text
+    )
 
 
 @require_GET

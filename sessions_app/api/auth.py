@@ -11,10 +11,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from sessions_app.api.base import ApiView, LoginThrottle
+from sessions_app.api.base import ApiView, LoginThrottle, errors
 from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.serializers import LoginInput, LoginOutput
-from sessions_app.api.sessions import errors
 from sessions_app.edge.lockout import lockout_response
 from sessions_app.errors import ApplicationError
 

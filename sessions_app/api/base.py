@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.urls import URLPattern, path
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.extensions import (
     OpenApiAuthenticationExtension,
@@ -14,7 +15,8 @@ from drf_spectacular.extensions import (
 )
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, throttling
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
@@ -53,6 +55,46 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
     required=False,
     description="A retry with the same key returns the first response and changes nothing.",
 )
+
+
+def errors(**codes: str) -> dict[int, OpenApiResponse]:
+    """Error responses for the schema: `errors(s404="E_NOT_FOUND")` → {404: …}."""
+    responses = {
+        401: OpenApiResponse(ErrorOutput, description="E_UNAUTHENTICATED"),
+        429: OpenApiResponse(ErrorOutput, description="E_THROTTLED"),
+    }
+    for status, description in codes.items():
+        responses[int(status[1:])] = OpenApiResponse(ErrorOutput, description=description)
+    return responses
+
+
+SESSION_ID = OpenApiParameter(
+    "session_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The session's `_id`."
+)
+
+
+def session_path(route: str, view: type[APIView], name: str) -> URLPattern:
+    """The URL of an operation on one session: `ask/sessions/<session_id>/<route>`."""
+    return path(f"ask/sessions/<uuid:session_id>/{route}", view.as_view(), name=name)
+
+
+def session_operation(
+    operation_id: str,
+    output: Any,
+    failures: dict[int, OpenApiResponse],
+    *,
+    status: int = 200,
+    parameters: tuple[OpenApiParameter, ...] = (),
+    **schema: Any,
+) -> Any:
+    """`extend_schema` for an operation on one session: the `session_id` path parameter first,
+    `output` answered with `status`, then the documented `failures` (see `errors`)."""
+    return extend_schema(
+        operation_id=operation_id,
+        parameters=[SESSION_ID, *parameters],
+        responses={status: output, **failures},
+        **schema,
+    )
 
 
 class ApiSchema(AutoSchema):

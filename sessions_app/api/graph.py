@@ -8,22 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions_app.access import SessionAction, session_for, session_require
-from sessions_app.api.base import ApiView, WriteThrottle, validated
+from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
 from sessions_app.api.serializers import StrictSerializer
-from sessions_app.api.sessions import errors
 from sessions_app.engine import services as graph
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline
 from sessions_app.roles import Role, role_of
 
-_SESSION_ID = OpenApiParameter("session_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 _READ_ERRORS = errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND")
 _WRITE_ERRORS = errors(
     s400="E_VALIDATION (closed session, message or workline elsewhere, bad range)",
@@ -153,10 +150,10 @@ def _workline(session: AskSession, workline_id: Any) -> Workline:
 
 
 class SessionTreeApi(ApiView):
-    @extend_schema(
-        operation_id="ask_sessions_tree",
-        parameters=[_SESSION_ID],
-        responses={200: TreeOutput, **_READ_ERRORS},
+    @session_operation(
+        "ask_sessions_tree",
+        TreeOutput,
+        _READ_ERRORS,
         description="The message tree with parent ids, the active line, worklines and scope.",
     )
     def get(self, request: Request, session_id: Any) -> Response:
@@ -167,11 +164,11 @@ class SessionTreeApi(ApiView):
 class SessionForkApi(ApiView):
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(
-        operation_id="ask_sessions_fork",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_fork",
+        TreeOutput,
+        _WRITE_ERRORS,
         request=ForkInput,
-        responses={200: TreeOutput, **_WRITE_ERRORS},
         description="Continue from a message: the active workline's head moves there; the next "
         "message becomes its child. Nothing is deleted.",
     )
@@ -186,13 +183,10 @@ class SessionForkApi(ApiView):
 class WorklineListApi(ApiView):
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(
-        operation_id="ask_sessions_worklines",
-        parameters=[_SESSION_ID],
-        responses={
-            200: WorklineOutput(many=True),
-            **errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND"),
-        },
+    @session_operation(
+        "ask_sessions_worklines",
+        WorklineOutput(many=True),
+        errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND"),
     )
     def get(self, request: Request, session_id: Any) -> Response:
         session = session_for(request.user, session_id)
@@ -200,11 +194,12 @@ class WorklineListApi(ApiView):
             WorklineOutput([vars(w) for w in graph.worklines_index(session)], many=True).data
         )
 
-    @extend_schema(
-        operation_id="ask_sessions_worklines_create",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_worklines_create",
+        WorklineOutput,
+        _WRITE_ERRORS,
+        status=201,
         request=WorklineInput,
-        responses={201: WorklineOutput, **_WRITE_ERRORS},
         description="Start a new workline and make it the active one (the old one is parked).",
     )
     def post(self, request: Request, session_id: Any) -> Response:
@@ -222,11 +217,12 @@ def _summary(session: AskSession, workline_id: int) -> dict[str, Any]:
 class WorklineActivateApi(ApiView):
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(
-        operation_id="ask_sessions_worklines_activate",
-        parameters=[_SESSION_ID, OpenApiParameter("workline_id", int, OpenApiParameter.PATH)],
+    @session_operation(
+        "ask_sessions_worklines_activate",
+        WorklineOutput,
+        _WRITE_ERRORS,
+        parameters=(OpenApiParameter("workline_id", int, OpenApiParameter.PATH),),
         request=None,
-        responses={200: WorklineOutput, **_WRITE_ERRORS},
         description="Switch focus to a workline; each keeps its own head and open cards.",
     )
     def post(self, request: Request, session_id: Any, workline_id: int) -> Response:
@@ -239,11 +235,12 @@ class WorklineActivateApi(ApiView):
 class SpinOffApi(ApiView):
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(
-        operation_id="ask_sessions_spin_off",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_spin_off",
+        SpinOffOutput,
+        _WRITE_ERRORS,
+        status=201,
         request=SpinOffInput,
-        responses={201: SpinOffOutput, **_WRITE_ERRORS},
         description="Propose moving messages A…B into another workline (new or existing). "
         "Nothing moves until the proposal is agreed.",
     )
@@ -267,11 +264,12 @@ class SpinOffApi(ApiView):
 class SpinOffDecideApi(ApiView):
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(
-        operation_id="ask_sessions_spin_off_decide",
-        parameters=[_SESSION_ID, OpenApiParameter("proposal_id", int, OpenApiParameter.PATH)],
+    @session_operation(
+        "ask_sessions_spin_off_decide",
+        SpinOffOutput,
+        _WRITE_ERRORS,
+        parameters=(OpenApiParameter("proposal_id", int, OpenApiParameter.PATH),),
         request=SpinOffDecisionInput,
-        responses={200: SpinOffOutput, **_WRITE_ERRORS},
         description="Agree (the range moves, a marker stays behind) or decline (nothing changes).",
     )
     def post(self, request: Request, session_id: Any, proposal_id: int) -> Response:

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions_app.access import SessionAction, role_require, session_for
-from sessions_app.api.base import ApiView, WriteThrottle, validated
+from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
 from sessions_app.api.serializers import StrictSerializer
-from sessions_app.api.sessions import _SESSION_ID, errors
 from sessions_app.engine import services as engine
 from sessions_app.engine.risk import REASON_MAX
 from sessions_app.models import RiskLevel
@@ -33,19 +31,16 @@ class RiskOutput(serializers.Serializer):
 class SessionRiskApi(ApiView):
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(
-        operation_id="ask_sessions_risk",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_risk",
+        RiskOutput,
+        errors(
+            s400="E_VALIDATION (no reason for a lower level, the same level, below the "
+            "level the session began at)",
+            s403="E_FORBIDDEN (clients and services; a crisis session not yours)",
+            s404="E_NOT_FOUND",
+        ),
         request=RiskInput,
-        responses={
-            200: RiskOutput,
-            **errors(
-                s400="E_VALIDATION (no reason for a lower level, the same level, below the "
-                "level the session began at)",
-                s403="E_FORBIDDEN (clients and services; a crisis session not yours)",
-                s404="E_NOT_FOUND",
-            ),
-        },
         description="Raise or lower the risk level. Lowering needs a reason; the event "
         "`risk.changed` records the old and new level, who and why.",
     )

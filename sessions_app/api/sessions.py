@@ -8,13 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (
-    OpenApiParameter,
-    OpenApiResponse,
-    extend_schema,
-    inline_serializer,
-)
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -35,10 +29,11 @@ from sessions_app.api.base import (
     NotificationPagination,
     SessionPagination,
     WriteThrottle,
+    errors,
     query_of,
+    session_operation,
     validated,
 )
-from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.serializers import (
     ExportInput,
     ExportOutput,
@@ -58,17 +53,6 @@ logger = logging.getLogger(__name__)
 User = get_user_model()
 
 
-def errors(**codes: str) -> dict[int, OpenApiResponse]:
-    """Error responses for the schema: `errors(s404="E_NOT_FOUND")` → {404: …}."""
-    responses = {
-        401: OpenApiResponse(ErrorOutput, description="E_UNAUTHENTICATED"),
-        429: OpenApiResponse(ErrorOutput, description="E_THROTTLED"),
-    }
-    for status, description in codes.items():
-        responses[int(status[1:])] = OpenApiResponse(ErrorOutput, description=description)
-    return responses
-
-
 def page_of(name: str, item: serializers.Serializer) -> serializers.Serializer:
     return inline_serializer(
         name=name,
@@ -82,11 +66,6 @@ def page_of(name: str, item: serializers.Serializer) -> serializers.Serializer:
 
 def _context(request: Request) -> dict[str, Any]:
     return {"request": request, "max_privacy": max_privacy_for(request.user)}
-
-
-_SESSION_ID = OpenApiParameter(
-    "session_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The session's `_id`."
-)
 
 
 class SessionListApi(ApiView):
@@ -161,35 +140,29 @@ def _client_named(user_id: int | None) -> Any:
 class SessionDetailApi(ApiView):
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(
-        operation_id="ask_sessions_retrieve",
-        parameters=[_SESSION_ID],
-        responses={
-            200: SessionOutput,
-            **errors(
-                s403="E_FORBIDDEN (crisis session outside the counselor's caseload)",
-                s404="E_NOT_FOUND",
-            ),
-        },
+    @session_operation(
+        "ask_sessions_retrieve",
+        SessionOutput,
+        errors(
+            s403="E_FORBIDDEN (crisis session outside the counselor's caseload)",
+            s404="E_NOT_FOUND",
+        ),
     )
     def get(self, request: Request, session_id: Any) -> Response:
         session = session_for(request.user, session_id)
         return Response(SessionOutput(session, context=_context(request)).data)
 
-    @extend_schema(
-        operation_id="ask_sessions_partial_update",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_partial_update",
+        SessionOutput,
+        errors(
+            s400="E_VALIDATION (unknown, read-only or not writable by your role), "
+            "E_SESSION_AGENT_INVALID",
+            s403="E_FORBIDDEN",
+            s404="E_NOT_FOUND",
+            s409="E_SESSION_TOO_LONG, E_SESSION_VOICE_DISABLED, E_SESSION_FILE_MISMATCH",
+        ),
         request=SessionPatchInput,
-        responses={
-            200: SessionOutput,
-            **errors(
-                s400="E_VALIDATION (unknown, read-only or not writable by your role), "
-                "E_SESSION_AGENT_INVALID",
-                s403="E_FORBIDDEN",
-                s404="E_NOT_FOUND",
-                s409="E_SESSION_TOO_LONG, E_SESSION_VOICE_DISABLED, E_SESSION_FILE_MISMATCH",
-            ),
-        },
         description="Owner: session_title, satisfaction_score, follow_up_needed, voice_config, "
         "custom_agent_id, agent_origin. Counselor/ops: final_risk_level, session_summary, "
         "follow_up_needed. Service: every field listed in the request body.",
@@ -202,10 +175,11 @@ class SessionDetailApi(ApiView):
         session = services.session_update(session=session, actor=request.user, changes=changes)
         return Response(SessionOutput(session, context=_context(request)).data)
 
-    @extend_schema(
-        operation_id="ask_sessions_destroy",
-        parameters=[_SESSION_ID],
-        responses={204: None, **errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND")},
+    @session_operation(
+        "ask_sessions_destroy",
+        None,
+        errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND"),
+        status=204,
         description="Soft delete (owner or ops); the content is anonymised in the background.",
     )
     def delete(self, request: Request, session_id: Any) -> Response:
@@ -218,21 +192,18 @@ class SessionDetailApi(ApiView):
 class SessionModalityApi(ApiView):
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(
-        operation_id="ask_sessions_modality_update",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_modality_update",
+        SessionOutput,
+        errors(
+            s400="E_VALIDATION",
+            s403="E_FORBIDDEN",
+            s404="E_NOT_FOUND",
+            s409="E_SESSION_VOICE_DISABLED (audio count changed while voice_config.enable_tts "
+            "and modality_flags.audio are both off), E_SESSION_FILE_MISMATCH (attachment_count "
+            "differs from the attachments stored in the session's messages)",
+        ),
         request=ModalityInput,
-        responses={
-            200: SessionOutput,
-            **errors(
-                s400="E_VALIDATION",
-                s403="E_FORBIDDEN",
-                s404="E_NOT_FOUND",
-                s409="E_SESSION_VOICE_DISABLED (audio count changed while voice_config.enable_tts "
-                "and modality_flags.audio are both off), E_SESSION_FILE_MISMATCH (attachment_count "
-                "differs from the attachments stored in the session's messages)",
-            ),
-        },
     )
     def patch(self, request: Request, session_id: Any) -> Response:
         session = session_for(request.user, session_id, write=True)

@@ -7,15 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions_app.access import forbidden, session_for
-from sessions_app.api.base import ApiView, WriteThrottle, validated
+from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
 from sessions_app.api.serializers import StrictSerializer
-from sessions_app.api.sessions import _SESSION_ID, errors
 from sessions_app.engine import services as engine
 from sessions_app.models import AskSession
 from sessions_app.roles import Role, role_of
@@ -145,10 +143,10 @@ class TurnApi(ApiView):
 
 
 class SessionStateApi(ApiView):
-    @extend_schema(
-        operation_id="ask_sessions_state",
-        parameters=[_SESSION_ID],
-        responses={200: StateOutput, **errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND")},
+    @session_operation(
+        "ask_sessions_state",
+        StateOutput,
+        errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND"),
         description="The resume point: phase, the current card, the answered pairs, "
         "ready_to_close. Its owner, its counselors, ops and services may read it.",
     )
@@ -157,11 +155,11 @@ class SessionStateApi(ApiView):
 
 
 class SessionAnswerApi(TurnApi):
-    @extend_schema(
-        operation_id="ask_sessions_answer",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_answer",
+        StateOutput,
+        _TURN_ERRORS,
         request=AnswerInput,
-        responses={200: StateOutput, **_TURN_ERRORS},
         description="Answer the current card. The answer is stored before anything else; the "
         "next card comes without a model call, or after the Analyst when the batch is done.",
     )
@@ -173,11 +171,11 @@ class SessionAnswerApi(TurnApi):
 
 
 class SessionMessageApi(TurnApi):
-    @extend_schema(
-        operation_id="ask_sessions_message",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_message",
+        StateOutput,
+        _TURN_ERRORS,
         request=MessageInput,
-        responses={200: StateOutput, **_TURN_ERRORS},
         description="Free text: the topic, the answer to a scheduler card, or words said "
         "without a card.",
     )
@@ -189,11 +187,11 @@ class SessionMessageApi(TurnApi):
 
 
 class SessionContinueApi(TurnApi):
-    @extend_schema(
-        operation_id="ask_sessions_continue",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_continue",
+        StateOutput,
+        _TURN_ERRORS,
         request=EmptyInput,
-        responses={200: StateOutput, **_TURN_ERRORS},
         description="Continue after the completion card: ready_to_close is cleared.",
     )
     def post(self, request: Request, session_id: Any) -> Response:
@@ -204,11 +202,11 @@ class SessionContinueApi(TurnApi):
 
 
 class SessionEndApi(TurnApi):
-    @extend_schema(
-        operation_id="ask_sessions_end",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_end",
+        StateOutput,
+        _TURN_ERRORS,
         request=EmptyInput,
-        responses={200: StateOutput, **_TURN_ERRORS},
         description="End: the summary, the warm closing line with the next session's day, "
         "then the one-last-thing card.",
     )
@@ -220,11 +218,11 @@ class SessionEndApi(TurnApi):
 
 
 class SessionLastThingApi(TurnApi):
-    @extend_schema(
-        operation_id="ask_sessions_last_thing",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_last_thing",
+        StateOutput,
+        _TURN_ERRORS,
         request=LastThingInput,
-        responses={200: StateOutput, **_TURN_ERRORS},
         description='{"text"}: a note (or a wish to move the next session); {"finish": true}: '
         "close the session.",
     )

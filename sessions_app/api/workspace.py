@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions_app.access import SessionAction, session_for, session_for_claim, session_require
-from sessions_app.api.base import ApiView, WriteThrottle, validated
+from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
 from sessions_app.api.serializers import StrictSerializer
-from sessions_app.api.sessions import _SESSION_ID, errors
 from sessions_app.engine import handoff
 from sessions_app.engine.handoff import STEER_MAX
 from sessions_app.engine.words import TEXT_MAX
@@ -116,18 +114,15 @@ class WorkspaceApi(ApiView):
 
 
 class SessionClaimApi(WorkspaceApi):
-    @extend_schema(
-        operation_id="ask_sessions_claim",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_claim",
+        WorkspaceOutput,
+        errors(
+            s403=_CRISIS_403,
+            s404="E_NOT_FOUND",
+            s409="E_ALREADY_CLAIMED (names who holds it), E_SESSION_CLOSED",
+        ),
         request=None,
-        responses={
-            200: WorkspaceOutput,
-            **errors(
-                s403=_CRISIS_403,
-                s404="E_NOT_FOUND",
-                s409="E_ALREADY_CLAIMED (names who holds it), E_SESSION_CLOSED",
-            ),
-        },
         description="Claim the session: it is handed off to you (counselor_handoff), leaves every "
         "other counselor's crisis queue, and opens to you. For a counselor alerted about it, one "
         "whose caseload holds the client, and ops. Of concurrent claims exactly one wins.",
@@ -138,11 +133,11 @@ class SessionClaimApi(WorkspaceApi):
 
 
 class SessionTakeOverApi(WorkspaceApi):
-    @extend_schema(
-        operation_id="ask_sessions_take_over",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_take_over",
+        WorkspaceOutput,
+        _HOLDER_ERRORS,
         request=None,
-        responses={200: WorkspaceOutput, **_HOLDER_ERRORS},
         description="The holder takes the conversation over: no agent is called and no card is "
         "dealt until it hands back; what the client writes comes to the holder.",
     )
@@ -152,11 +147,12 @@ class SessionTakeOverApi(WorkspaceApi):
 
 
 class CounselorMessageApi(WorkspaceApi):
-    @extend_schema(
-        operation_id="ask_sessions_counselor_message",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_counselor_message",
+        CounselorMessageOutput,
+        _HOLDER_ERRORS,
+        status=201,
         request=CounselorTextInput,
-        responses={201: CounselorMessageOutput, **_HOLDER_ERRORS},
         description="The speaking holder writes to the client; the client's `state` lists it "
         "in `counselor_messages`.",
     )
@@ -172,11 +168,11 @@ class CounselorMessageApi(WorkspaceApi):
 class SessionHandBackApi(WorkspaceApi):
     idempotency_staged = True  # the Analyst and the Narrator resume: a model call
 
-    @extend_schema(
-        operation_id="ask_sessions_hand_back",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_hand_back",
+        WorkspaceOutput,
+        _HOLDER_ERRORS,
         request=None,
-        responses={200: WorkspaceOutput, **_HOLDER_ERRORS},
         description="Hand the conversation back to the AI: it resumes at the flow step and "
         "slots where it stood, with the human part of the conversation as the Analyst's recap, "
         "and deals its next card.",
@@ -188,19 +184,17 @@ class SessionHandBackApi(WorkspaceApi):
 
 
 class SessionSteerApi(WorkspaceApi):
-    @extend_schema(
-        operation_id="ask_sessions_steer",
-        parameters=[_SESSION_ID],
+    @session_operation(
+        "ask_sessions_steer",
+        SteerOutput,
+        errors(
+            s400="E_VALIDATION",
+            s403=_CRISIS_403,
+            s404="E_NOT_FOUND",
+            s409="E_SESSION_CLOSED",
+        ),
+        status=201,
         request=SteerInput,
-        responses={
-            201: SteerOutput,
-            **errors(
-                s400="E_VALIDATION",
-                s403=_CRISIS_403,
-                s404="E_NOT_FOUND",
-                s409="E_SESSION_CLOSED",
-            ),
-        },
         description="A steer note for the Analyst's next call (counselor guidance). Recorded "
         "as a `steer.noted` event; it never appears in anything the client receives.",
     )

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from sessions_app import texts
 from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card, profile_of
-from sessions_app.engine.flows import CRISIS_FLOW, flow_get
+from sessions_app.engine.flows import CRISIS_FLOW, intent_detour
 from sessions_app.engine.safety import Assessment, assess
 from sessions_app.engine.titles import session_title_neutral
 from sessions_app.events import EventType
@@ -166,20 +166,7 @@ def _enter_crisis_flow(turn: Turn) -> None:
         turn.set(slots=slots)
         return
     # A detour: the interrupted intent is kept so that a counselor can let it resume.
-    turn.set(
-        suspended_intent=session.current_intent_code,
-        resumable_step_code=session.current_step_code,
-        resumable_slots=dict(session.slots),
-        current_intent_code=CRISIS_FLOW,
-        current_step_code=flow_get(CRISIS_FLOW).first_step,
-        slots=slots,
-    )
-    turn.event(
-        EventType.INTENT_SUSPENDED,
-        suspended=session.suspended_intent,
-        resumable_step=session.resumable_step_code,
-        to=CRISIS_FLOW,
-    )
+    intent_detour(turn, CRISIS_FLOW, slots=slots)
 
 
 def safety_net(turn: Turn, text: str, *, counselor_present: bool = False) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sessions_app.engine import lexicon
+from sessions_app.engine.dealer import Turn
 from sessions_app.engine.flow_files import BUILTIN_FLOWS, FLOWS_DIR, flow_files_load
 from sessions_app.engine.safety import detect_crisis
 from sessions_app.errors import ApplicationError
@@ -75,6 +76,26 @@ def flow_get(code: str) -> FlowDef:
     if flow is None:
         raise ApplicationError("E_FLOW_MISSING", f"The flow {code!r} is not installed.", status=500)
     return flow
+
+
+def intent_detour(turn: Turn, code: str, *, slots: dict[str, Any]) -> None:
+    """Enter flow `code` at its first step, keeping the interrupted intent, step and slots so
+    that it can resume (after the scheduler, or when a counselor lets a crisis end)."""
+    session = turn.session
+    turn.set(
+        suspended_intent=session.current_intent_code,
+        resumable_step_code=session.current_step_code,
+        resumable_slots=dict(session.slots),
+        current_intent_code=code,
+        current_step_code=flow_get(code).first_step,
+        slots=slots,
+    )
+    turn.event(
+        EventType.INTENT_SUSPENDED,
+        suspended=session.suspended_intent,
+        resumable_step=session.resumable_step_code,
+        to=code,
+    )
 
 
 def _flow_read(code: str) -> FlowDef | None:

@@ -18,7 +18,12 @@ from django.utils import timezone
 from sessions_app import texts
 from sessions_app.engine import lexicon
 from sessions_app.engine.dealer import SCHEDULER, Draft, Turn, new_card, profile_of
-from sessions_app.engine.flows import SCHEDULER_FLOW, Move, flow_get, session_move_validate
+from sessions_app.engine.flows import (
+    SCHEDULER_FLOW,
+    Move,
+    intent_detour,
+    session_move_validate,
+)
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, Notification, UserProfile, profile_zone
 
@@ -92,21 +97,7 @@ def _time_parse(clean: str) -> dt.time | None:
 
 
 def scheduler_enter(turn: Turn) -> None:
-    session = turn.session
-    turn.set(
-        suspended_intent=session.current_intent_code,
-        resumable_step_code=session.current_step_code,
-        resumable_slots=dict(session.slots),
-        current_intent_code=SCHEDULER_FLOW,
-        current_step_code=flow_get(SCHEDULER_FLOW).first_step,
-        slots={"reschedule": True},
-    )
-    turn.event(
-        EventType.INTENT_SUSPENDED,
-        suspended=session.suspended_intent,
-        resumable_step=session.resumable_step_code,
-        to=SCHEDULER_FLOW,
-    )
+    intent_detour(turn, SCHEDULER_FLOW, slots={"reschedule": True})
 
 
 def scheduler_resume(turn: Turn) -> None:

@@ -4,21 +4,18 @@ Pure tests: no `db` fixture, no Django model — the detector is a function of i
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
 from sessions_app.engine.safety import Assessment, Category, Finding, assess, normalize
+from tests.engine.safety.labelled import LANGUAGES, false_alarms, load, missed_lines, rows_of
 
-CORPUS = Path(__file__).resolve().parents[3] / "sessions_app/engine/safety/corpus.jsonl"
-ROWS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
-LANGUAGES = ("en", "ru", "zh")
+ROWS = load("corpus.jsonl")
 
 
 def _rows(lang: str, *, crisis: bool) -> list[dict]:
-    return [r for r in ROWS if r["lang"] == lang and (r["expected"] != "negative") == crisis]
+    return rows_of(ROWS, lang, crisis=crisis)
 
 
 def test_the_corpus_is_big_enough_and_covers_every_category_in_every_language():
@@ -39,9 +36,7 @@ def test_the_corpus_is_big_enough_and_covers_every_category_in_every_language():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_recall_is_one_on_every_crisis_line(lang):
-    missed = [
-        r["text"] for r in _rows(lang, crisis=True) if not assess(r["text"], r["lang"]).positive
-    ]
+    missed = missed_lines(_rows(lang, crisis=True))
     assert not missed, "missed crisis lines:\n" + "\n".join(missed)
 
 
@@ -58,11 +53,7 @@ def test_severity_matches_every_crisis_line(lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_false_alarms_stay_at_or_under_two_percent(lang):
     negatives = _rows(lang, crisis=False)
-    alarms = [
-        f"{r['text']}  ← {[(f.category.value, f.span) for f in a.findings]}"
-        for r in negatives
-        if (a := assess(r["text"], r["lang"])).positive
-    ]
+    alarms = false_alarms(negatives)
     assert len(alarms) <= 0.02 * len(negatives), "false alarms:\n" + "\n".join(alarms)
 
 

@@ -5,20 +5,16 @@ every crisis line caught, false alarms at or under 2 % per language."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from sessions_app.engine.safety import Category, assess
+from sessions_app.engine.safety import Category
+from tests.engine.safety.labelled import LANGUAGES, false_alarms, load, missed_lines, rows_of
 
-FRESH = Path(__file__).resolve().parents[3] / "sessions_app/engine/safety/fresh.jsonl"
-ROWS = [json.loads(line) for line in FRESH.read_text(encoding="utf-8").splitlines() if line]
-LANGUAGES = ("en", "ru", "zh")
+ROWS = load("fresh.jsonl")
 
 
 def _rows(lang: str, *, crisis: bool) -> list[dict]:
-    return [r for r in ROWS if r["lang"] == lang and (r["expected"] != "negative") == crisis]
+    return rows_of(ROWS, lang, crisis=crisis)
 
 
 def test_the_fresh_set_is_big_enough_and_covers_every_category_in_every_language():
@@ -34,18 +30,12 @@ def test_the_fresh_set_is_big_enough_and_covers_every_category_in_every_language
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_recall_is_one_on_every_fresh_crisis_line(lang):
-    missed = [
-        r["text"] for r in _rows(lang, crisis=True) if not assess(r["text"], r["lang"]).positive
-    ]
+    missed = missed_lines(_rows(lang, crisis=True))
     assert not missed, "missed crisis lines:\n" + "\n".join(missed)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_fresh_false_alarms_stay_at_or_under_two_percent(lang):
     negatives = _rows(lang, crisis=False)
-    alarms = [
-        f"{r['text']}  ← {[(f.category.value, f.span) for f in a.findings]}"
-        for r in negatives
-        if (a := assess(r["text"], r["lang"])).positive
-    ]
+    alarms = false_alarms(negatives)
     assert len(alarms) <= 0.02 * len(negatives), "false alarms:\n" + "\n".join(alarms)

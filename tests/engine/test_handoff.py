@@ -36,18 +36,8 @@ NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def erin(db: Any) -> Any:
-    """On duty, alerted about every crisis, alice is not in her caseload."""
-    counselor = factories.CounselorFactory(username="erin", first_name="Erin")
-    factories.UserProfileFactory(user=counselor, on_duty=True)
-    return counselor
-
-
-@pytest.fixture
 def frank(db: Any) -> Any:
-    counselor = factories.CounselorFactory(username="frank", first_name="Frank")
-    factories.UserProfileFactory(user=counselor, on_duty=True)
-    return counselor
+    return factories.on_duty_counselor("frank", first_name="Frank")
 
 
 def in_crisis(session: AskSession, bind: Any) -> AskSession:

@@ -30,6 +30,15 @@ def url(name: str, session_id: Any) -> str:
     return reverse(f"sessions:session-{name}", kwargs={"session_id": session_id})
 
 
+def new_session(client: Any) -> Any:
+    return client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+
+
+def answer_to_the_first_card(client: Any, session_id: Any) -> dict[str, Any]:
+    card = client.get(url("state", session_id)).json()["current_card"]
+    return {"card_id": card["id"], "text": "Work stress"}
+
+
 def play_until_completion(client: Any, session_id: Any, state: dict[str, Any]) -> dict[str, Any]:
     for text in ANSWERS * 2:
         card = state["current_card"]
@@ -121,7 +130,7 @@ def test_a_first_session_has_no_hooks(alice, api_as):
 )
 def test_a_wrong_card_or_bad_text_is_e_validation_and_changes_nothing(alice, api_as, body, field):
     client = api_as(alice)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+    session_id = new_session(client)
     before = client.get(url("state", session_id)).json()
     body = {k: (before["current_card"]["id"] if v == "CARD" else v) for k, v in body.items()}
     counts = (AskMessage.objects.count(), SessionEvent.objects.count())
@@ -147,9 +156,8 @@ def test_answering_a_closed_session_is_e_validation(alice, api_as):
 
 def test_a_retried_answer_with_the_same_key_replays_and_stores_it_once(alice, api_as):
     client = api_as(alice)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
-    card = client.get(url("state", session_id)).json()["current_card"]
-    body = {"card_id": card["id"], "text": "Work stress"}
+    session_id = new_session(client)
+    body = answer_to_the_first_card(client, session_id)
 
     first = client.post(url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="a1")
     again = client.post(url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="a1")
@@ -162,9 +170,8 @@ def test_a_retried_answer_with_the_same_key_replays_and_stores_it_once(alice, ap
 
 def test_a_resent_answer_without_a_key_is_recognised_and_changes_nothing(alice, api_as):
     client = api_as(alice)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
-    card = client.get(url("state", session_id)).json()["current_card"]
-    body = {"card_id": card["id"], "text": "Work stress"}
+    session_id = new_session(client)
+    body = answer_to_the_first_card(client, session_id)
     first = client.post(url("answers", session_id), body, format="json").json()
 
     again = client.post(url("answers", session_id), body, format="json")
@@ -191,9 +198,8 @@ def test_a_retry_while_the_first_request_still_runs_is_told_to_wait(alice, api_a
     from sessions_app.models import IdempotencyRecord
 
     client = api_as(alice)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
-    card = client.get(url("state", session_id)).json()["current_card"]
-    body = {"card_id": card["id"], "text": "Work stress"}
+    session_id = new_session(client)
+    body = answer_to_the_first_card(client, session_id)
     first = client.post(url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="k")
     # Pretend the first request is still running: its claim has no response yet.
     record = IdempotencyRecord.objects.get(key="k")
@@ -214,9 +220,8 @@ def test_a_claim_left_by_a_crashed_request_is_taken_over_after_its_lease(alice, 
     from sessions_app.models import IdempotencyRecord
 
     client = api_as(alice)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
-    card = client.get(url("state", session_id)).json()["current_card"]
-    body = {"card_id": card["id"], "text": "Work stress"}
+    session_id = new_session(client)
+    body = answer_to_the_first_card(client, session_id)
     fingerprint_source = client.post(
         url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="crashed"
     )

@@ -9,13 +9,17 @@ from collections import defaultdict
 import pytest
 
 from sessions_app.engine.safety import Assessment, Category, Finding, assess, normalize
-from tests.engine.safety.labelled import LANGUAGES, false_alarms, load, missed_lines, rows_of
+from tests.engine.safety.labelled import LANGUAGES, PhraseSetChecks, load, rows_of
 
 ROWS = load("corpus.jsonl")
 
 
 def _rows(lang: str, *, crisis: bool) -> list[dict]:
     return rows_of(ROWS, lang, crisis=crisis)
+
+
+class TestTheCorpus(PhraseSetChecks):
+    rows = ROWS
 
 
 def test_the_corpus_is_big_enough_and_covers_every_category_in_every_language():
@@ -35,12 +39,6 @@ def test_the_corpus_is_big_enough_and_covers_every_category_in_every_language():
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_recall_is_one_on_every_crisis_line(lang):
-    missed = missed_lines(_rows(lang, crisis=True))
-    assert not missed, "missed crisis lines:\n" + "\n".join(missed)
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
 def test_severity_matches_every_crisis_line(lang):
     wrong = [
         f"{r['expected']} → {assess(r['text'], r['lang']).level}: {r['text']}"
@@ -48,13 +46,6 @@ def test_severity_matches_every_crisis_line(lang):
         if assess(r["text"], r["lang"]).level != r["expected"]
     ]
     assert not wrong, "wrong severity:\n" + "\n".join(wrong)
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_false_alarms_stay_at_or_under_two_percent(lang):
-    negatives = _rows(lang, crisis=False)
-    alarms = false_alarms(negatives)
-    assert len(alarms) <= 0.02 * len(negatives), "false alarms:\n" + "\n".join(alarms)
 
 
 # --- normalisation

@@ -51,36 +51,36 @@ def test_severity_matches_every_crisis_line(lang):
 # --- normalisation
 
 
-def test_normalize_applies_nfkc_case_folding_and_yo():
-    assert normalize("ＫＩＬＬ Ёлка") == "kill елка"
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        # NFKC, case folding and ё
+        pytest.param("ＫＩＬＬ Ёлка", "kill елка", id="nfkc-case-folding-and-yo"),
+        # look-alike letters, read in the word's own script
+        pytest.param("kіll mysеlf", "kill myself", id="cyrillic-inside-latin"),
+        pytest.param("хочу умeрeть", "хочу умереть", id="latin-inside-cyrillic"),
+        # letters spaced or dotted out, joined
+        pytest.param("k i l l  m y s e l f", "kill myself", id="spaced-en"),
+        pytest.param("s.u.i.c.i.d.e", "suicide", id="dotted"),
+        pytest.param("у м е р е т ь", "умереть", id="spaced-ru"),
+        # digits and symbols used as letters, but not numbers
+        pytest.param("k1ll mys3lf", "kill myself", id="digits-as-letters"),
+        pytest.param("$uicide", "suicide", id="symbol-as-letter"),
+        pytest.param("у6ить", "убить", id="digit-as-cyrillic-letter"),
+        pytest.param("at 10pm on the 2nd", "at 10pm on the 2nd", id="numbers-stay-numbers"),
+        # repeated letters collapsed, zero-width characters dropped
+        pytest.param("diiiie", "die", id="repeated-latin"),
+        pytest.param("хочууу", "хочу", id="repeated-cyrillic"),
+        pytest.param("ki\u200bll", "kill", id="zero-width"),
+        # traditional Chinese folded to simplified
+        pytest.param("遺書", "遗书", id="traditional-chinese"),
+    ],
+)
+def test_normalize_reads_a_word_as_the_client_meant_it(written, read):
+    assert normalize(written) == read
 
 
-def test_normalize_reads_look_alike_letters_in_the_word_s_own_script():
-    assert normalize("kіll mysеlf") == "kill myself"  # Cyrillic і and е inside Latin words
-    assert normalize("хочу умeрeть") == "хочу умереть"  # Latin e inside a Cyrillic word
-
-
-def test_normalize_joins_letters_spaced_or_dotted_out():
-    assert normalize("k i l l  m y s e l f") == "kill myself"
-    assert normalize("s.u.i.c.i.d.e") == "suicide"
-    assert normalize("у м е р е т ь") == "умереть"
-
-
-def test_normalize_reads_digits_and_symbols_used_as_letters_but_not_numbers():
-    assert normalize("k1ll mys3lf") == "kill myself"
-    assert normalize("$uicide") == "suicide"
-    assert normalize("у6ить") == "убить"
-    assert normalize("at 10pm on the 2nd") == "at 10pm on the 2nd"
-
-
-def test_normalize_collapses_repeated_letters_and_drops_zero_width_characters():
-    assert normalize("diiiie") == "die"
-    assert normalize("хочууу") == "хочу"
-    assert normalize("ki\u200bll") == "kill"
-
-
-def test_normalize_folds_traditional_chinese_and_spells_out_means_emoji():
-    assert normalize("遺書") == "遗书"
+def test_normalize_spells_out_means_emoji():
     assert "pills" in normalize("💊")
 
 

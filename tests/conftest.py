@@ -68,6 +68,12 @@ def dana(db):
 
 
 @pytest.fixture
+def erin(db):
+    """On duty, alerted about every crisis, alice is not in her caseload."""
+    return factories.on_duty_counselor("erin", first_name="Erin")
+
+
+@pytest.fixture
 def api_as():
     """An API client authenticated as `user` (None: anonymous)."""
     from rest_framework.test import APIClient

@@ -81,6 +81,13 @@ class UserProfileFactory(factory.django.DjangoModelFactory):
     schedule_time = factory.LazyFunction(lambda: timezone.datetime(2026, 1, 1, 18, 0).time())
 
 
+def on_duty_counselor(username: str, **fields: object) -> object:
+    """A counselor on duty: alerted about every crisis, whoever's caseload it is in."""
+    counselor = CounselorFactory(username=username, **fields)
+    UserProfileFactory(user=counselor, on_duty=True)
+    return counselor
+
+
 class AskAgentFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = AskAgent

@@ -18,8 +18,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def on_duty(db: Any) -> Any:
-    counselor = factories.CounselorFactory(username="erin")
-    factories.UserProfileFactory(user=counselor, on_duty=True)
+    counselor = factories.on_duty_counselor("erin")
     off = factories.CounselorFactory(username="frank")
     factories.UserProfileFactory(user=off, on_duty=False)
     return counselor

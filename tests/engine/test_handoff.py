@@ -4,6 +4,7 @@ over, write, hand back, steer — and, while a person speaks, no agent and no ca
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -36,18 +37,15 @@ NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def erin(db: Any) -> Any:
-    """On duty, alerted about every crisis, alice is not in her caseload."""
-    counselor = factories.CounselorFactory(username="erin", first_name="Erin")
-    factories.UserProfileFactory(user=counselor, on_duty=True)
-    return counselor
-
-
-@pytest.fixture
 def frank(db: Any) -> Any:
-    counselor = factories.CounselorFactory(username="frank", first_name="Frank")
-    factories.UserProfileFactory(user=counselor, on_duty=True)
-    return counselor
+    return factories.on_duty_counselor("frank", first_name="Frank")
+
+
+def refusal(call: Callable[..., object], /, *args: Any, **kwargs: Any) -> ApplicationError:
+    """The error `call` must refuse with."""
+    with pytest.raises(ApplicationError) as refused:
+        call(*args, **kwargs)
+    return refused.value
 
 
 def in_crisis(session: AskSession, bind: Any) -> AskSession:
@@ -97,16 +95,14 @@ def test_once_claimed_the_claimer_may_open_it_and_every_other_counselor_still_ge
     session, bind, erin, frank
 ):
     session = in_crisis(session, bind)
-    with pytest.raises(ApplicationError) as before:
-        session_for(erin, session.pk)
-    assert (before.value.status, before.value.code) == (403, "E_FORBIDDEN")
+    before = refusal(session_for, erin, session.pk)
+    assert (before.status, before.code) == (403, "E_FORBIDDEN")
 
     handoff.session_claim(session=session_for_claim(erin, session.pk), counselor=erin)
 
     assert session_for(erin, session.pk).pk == session.pk
-    with pytest.raises(ApplicationError) as other:
-        session_for(frank, session.pk)
-    assert (other.value.status, other.value.code) == (403, "E_FORBIDDEN")
+    other = refusal(session_for, frank, session.pk)
+    assert (other.status, other.code) == (403, "E_FORBIDDEN")
 
 
 def test_a_second_claim_is_refused_with_its_own_code_naming_who_holds_it(
@@ -116,11 +112,12 @@ def test_a_second_claim_is_refused_with_its_own_code_naming_who_holds_it(
     handoff.session_claim(session=session, counselor=erin)
     handoff.session_claim(session=session, counselor=erin)  # the holder again: nothing changes
 
-    with pytest.raises(ApplicationError) as refused:
-        handoff.session_claim(session=session_for_claim(frank, session.pk), counselor=frank)
+    refused = refusal(
+        lambda: handoff.session_claim(session=session_for_claim(frank, session.pk), counselor=frank)
+    )
 
-    assert (refused.value.status, refused.value.code) == (409, "E_ALREADY_CLAIMED")
-    assert "Erin" in refused.value.detail
+    assert (refused.status, refused.code) == (409, "E_ALREADY_CLAIMED")
+    assert "Erin" in refused.detail
     assert session.events.filter(type="handoff.created").count() == 1
 
 
@@ -128,17 +125,17 @@ def test_claiming_a_closed_session_is_refused_with_a_clear_code(session, bind, e
     session = in_crisis(session, bind)
     AskSession.objects.filter(pk=session.pk).update(status=AskSession.Status.COMPLETED)
 
-    with pytest.raises(ApplicationError) as refused:
-        handoff.session_claim(session=session_for_claim(erin, session.pk), counselor=erin)
+    refused = refusal(
+        lambda: handoff.session_claim(session=session_for_claim(erin, session.pk), counselor=erin)
+    )
 
-    assert (refused.value.status, refused.value.code) == (409, "E_SESSION_CLOSED")
+    assert (refused.status, refused.code) == (409, "E_SESSION_CLOSED")
 
 
 def test_a_counselor_neither_alerted_nor_in_the_caseload_cannot_claim(session, bind, dana):
     session = in_crisis(session, bind)  # dana is off duty: never alerted
-    with pytest.raises(ApplicationError) as refused:
-        session_for_claim(dana, session.pk)
-    assert (refused.value.status, refused.value.code) == (403, "E_FORBIDDEN")
+    refused = refusal(session_for_claim, dana, session.pk)
+    assert (refused.status, refused.code) == (403, "E_FORBIDDEN")
 
 
 def test_the_crisis_queue_holds_only_live_unheld_sessions_and_names_them_neutrally(
@@ -202,21 +199,18 @@ def test_a_card_answered_as_the_counselor_took_over_reaches_the_counselor(sessio
 def test_continue_and_end_are_refused_while_a_counselor_speaks(session, bind, erin):
     session = taken_over(in_crisis(session, bind), erin)
     for move in (session_continue, session_end):
-        with pytest.raises(ApplicationError) as refused:
-            move(session=session)
-        assert (refused.value.status, refused.value.code) == (409, "E_COUNSELOR_SPEAKING")
+        refused = refusal(move, session=session)
+        assert (refused.status, refused.code) == (409, "E_COUNSELOR_SPEAKING")
     assert LLMCall.objects.filter(session=session, agent="summarizer").count() == 0
 
 
 def test_only_the_holder_takes_over_and_writes(session, bind, erin, frank, bob):
     session = in_crisis(session, bind)
     handoff.session_claim(session=session, counselor=erin)
-    with pytest.raises(ApplicationError) as refused:
-        handoff.session_take_over(session=session, counselor=bob)
-    assert (refused.value.status, refused.value.code) == (409, "E_NOT_HOLDER")
-    with pytest.raises(ApplicationError) as not_yet:
-        handoff.counselor_message_send(session=session, counselor=erin, text="Hello")
-    assert not_yet.value.code == "E_NOT_TAKEN_OVER"
+    refused = refusal(handoff.session_take_over, session=session, counselor=bob)
+    assert (refused.status, refused.code) == (409, "E_NOT_HOLDER")
+    not_yet = refusal(handoff.counselor_message_send, session=session, counselor=erin, text="Hello")
+    assert not_yet.code == "E_NOT_TAKEN_OVER"
 
 
 def test_a_crisis_phrase_while_a_counselor_speaks_raises_the_risk_but_deals_no_card(

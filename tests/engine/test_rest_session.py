@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -28,6 +29,22 @@ ANSWERS = [
 
 def url(name: str, session_id: Any) -> str:
     return reverse(f"sessions:session-{name}", kwargs={"session_id": session_id})
+
+
+def new_session(client: Any) -> Any:
+    return client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+
+
+def first_card_answerer(client: Any) -> Callable[..., Any]:
+    """A new session's first card, answered "Work stress" by each call (with its headers)."""
+    session_id = new_session(client)
+    card = client.get(url("state", session_id)).json()["current_card"]
+    body = {"card_id": card["id"], "text": "Work stress"}
+
+    def answer(**headers: Any) -> Any:
+        return client.post(url("answers", session_id), body, format="json", **headers)
+
+    return answer
 
 
 def play_until_completion(client: Any, session_id: Any, state: dict[str, Any]) -> dict[str, Any]:
@@ -121,7 +138,7 @@ def test_a_first_session_has_no_hooks(alice, api_as):
 )
 def test_a_wrong_card_or_bad_text_is_e_validation_and_changes_nothing(alice, api_as, body, field):
     client = api_as(alice)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+    session_id = new_session(client)
     before = client.get(url("state", session_id)).json()
     body = {k: (before["current_card"]["id"] if v == "CARD" else v) for k, v in body.items()}
     counts = (AskMessage.objects.count(), SessionEvent.objects.count())
@@ -146,13 +163,10 @@ def test_answering_a_closed_session_is_e_validation(alice, api_as):
 
 
 def test_a_retried_answer_with_the_same_key_replays_and_stores_it_once(alice, api_as):
-    client = api_as(alice)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
-    card = client.get(url("state", session_id)).json()["current_card"]
-    body = {"card_id": card["id"], "text": "Work stress"}
+    answer = first_card_answerer(api_as(alice))
 
-    first = client.post(url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="a1")
-    again = client.post(url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="a1")
+    first = answer(HTTP_IDEMPOTENCY_KEY="a1")
+    again = answer(HTTP_IDEMPOTENCY_KEY="a1")
 
     assert first.status_code == again.status_code == 200
     assert again.json() == first.json()
@@ -161,13 +175,10 @@ def test_a_retried_answer_with_the_same_key_replays_and_stores_it_once(alice, ap
 
 
 def test_a_resent_answer_without_a_key_is_recognised_and_changes_nothing(alice, api_as):
-    client = api_as(alice)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
-    card = client.get(url("state", session_id)).json()["current_card"]
-    body = {"card_id": card["id"], "text": "Work stress"}
-    first = client.post(url("answers", session_id), body, format="json").json()
+    answer = first_card_answerer(api_as(alice))
+    first = answer().json()
 
-    again = client.post(url("answers", session_id), body, format="json")
+    again = answer()
 
     assert again.status_code == 200
     assert again.json() == first
@@ -190,16 +201,13 @@ def test_counselors_read_the_state_but_cannot_answer(alice, bob, api_as):
 def test_a_retry_while_the_first_request_still_runs_is_told_to_wait(alice, api_as):
     from sessions_app.models import IdempotencyRecord
 
-    client = api_as(alice)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
-    card = client.get(url("state", session_id)).json()["current_card"]
-    body = {"card_id": card["id"], "text": "Work stress"}
-    first = client.post(url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="k")
+    answer = first_card_answerer(api_as(alice))
+    first = answer(HTTP_IDEMPOTENCY_KEY="k")
     # Pretend the first request is still running: its claim has no response yet.
     record = IdempotencyRecord.objects.get(key="k")
     IdempotencyRecord.objects.filter(pk=record.pk).update(response_status=None)
 
-    again = client.post(url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="k")
+    again = answer(HTTP_IDEMPOTENCY_KEY="k")
 
     assert first.status_code == 200
     assert again.status_code == 409
@@ -213,22 +221,15 @@ def test_a_claim_left_by_a_crashed_request_is_taken_over_after_its_lease(alice, 
 
     from sessions_app.models import IdempotencyRecord
 
-    client = api_as(alice)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
-    card = client.get(url("state", session_id)).json()["current_card"]
-    body = {"card_id": card["id"], "text": "Work stress"}
-    fingerprint_source = client.post(
-        url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="crashed"
-    )
+    answer = first_card_answerer(api_as(alice))
+    fingerprint_source = answer(HTTP_IDEMPOTENCY_KEY="crashed")
     assert fingerprint_source.status_code == 200
     record = IdempotencyRecord.objects.get(key="crashed")
     IdempotencyRecord.objects.filter(pk=record.pk).update(
         response_status=None, created_at=timezone.now() - timedelta(minutes=10)
     )
 
-    again = client.post(
-        url("answers", session_id), body, format="json", HTTP_IDEMPOTENCY_KEY="crashed"
-    )
+    again = answer(HTTP_IDEMPOTENCY_KEY="crashed")
 
     # Taken over and run again: the resent answer is recognised, nothing is stored twice.
     assert again.status_code == 200

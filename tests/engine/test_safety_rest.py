@@ -39,9 +39,7 @@ LANGUAGES = {
 
 @pytest.fixture
 def on_duty(db):
-    counselor = factories.CounselorFactory(username="nina")
-    factories.UserProfileFactory(user=counselor, on_duty=True)
-    return counselor
+    return factories.on_duty_counselor("nina")
 
 
 def start(api_as, locale):

@@ -25,9 +25,7 @@ INCOMPLETE = {
 
 @pytest.fixture
 def on_duty(db):
-    counselor = factories.CounselorFactory(username="nina")
-    factories.UserProfileFactory(user=counselor, on_duty=True)
-    return counselor
+    return factories.on_duty_counselor("nina")
 
 
 @pytest.mark.parametrize("stop", list(INCOMPLETE))

@@ -214,11 +214,24 @@ def test_a_client_error_is_not_retried(fake_anthropic: FakeAnthropic) -> None:
     assert len(fake_anthropic.requests) == 1
 
 
-def test_it_retries_a_timeout_then_succeeds(
-    fake_anthropic: FakeAnthropic, settings: Settings
+@pytest.mark.parametrize(
+    ("overrides", "first_reply"),
+    [
+        pytest.param(
+            {"ANTHROPIC_TIMEOUT_SECONDS": 0.3}, lambda: fake.slow(1.0, ok()), id="a-timeout"
+        ),
+        pytest.param({"ANTHROPIC_MAX_RETRIES": 1}, fake.malformed, id="a-malformed-body"),
+    ],
+)
+def test_it_retries_then_succeeds(
+    fake_anthropic: FakeAnthropic,
+    settings: Settings,
+    overrides: dict[str, Any],
+    first_reply: Any,
 ) -> None:
-    settings.ANTHROPIC_TIMEOUT_SECONDS = 0.3
-    fake_anthropic.queue(fake.slow(1.0, ok()), ok())
+    for name, value in overrides.items():
+        setattr(settings, name, value)
+    fake_anthropic.queue(first_reply(), ok())
 
     response = complete(request=analyst_request())
 
@@ -239,18 +252,6 @@ def test_a_timeout_on_every_attempt_ends_in_llm_unavailable(
     assert caught.value.code == "timeout"
     assert len(fake_anthropic.requests) == 2
     assert LLMCall.objects.get().error_code == "timeout"
-
-
-def test_it_retries_a_malformed_body_then_succeeds(
-    fake_anthropic: FakeAnthropic, settings: Settings
-) -> None:
-    settings.ANTHROPIC_MAX_RETRIES = 1
-    fake_anthropic.queue(fake.malformed(), ok())
-
-    response = complete(request=analyst_request())
-
-    assert response.tool_input(ANALYST_TOOL) == VALID
-    assert len(fake_anthropic.requests) == 2
 
 
 def test_a_malformed_body_on_every_attempt_ends_in_llm_unavailable(

@@ -12,22 +12,14 @@ from django.utils import timezone
 from psychologist.models import Analysis, AnalysisRequest
 from tests import factories
 from tests.psychologist.builders import session_analysed
+from tests.routes import object_url
 
 pytestmark = pytest.mark.django_db
 
 LIST = reverse("psychologist:hypothesis-list")
-
-
-def accept_url(hypothesis) -> str:
-    return reverse("psychologist:hypothesis-accept", kwargs={"hypothesis_id": hypothesis.pk})
-
-
-def dismiss_url(hypothesis) -> str:
-    return reverse("psychologist:hypothesis-dismiss", kwargs={"hypothesis_id": hypothesis.pk})
-
-
-def reanalyze_url(session) -> str:
-    return reverse("psychologist:session-reanalyze", kwargs={"session_id": session.pk})
+accept_url = object_url("psychologist:hypothesis-accept", "hypothesis_id")
+dismiss_url = object_url("psychologist:hypothesis-dismiss", "hypothesis_id")
+reanalyze_url = object_url("psychologist:session-reanalyze")
 
 
 @pytest.fixture

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from sessions_app.engine.lexicon import (
@@ -11,21 +13,64 @@ from sessions_app.engine.lexicon import (
 from sessions_app.engine.safety import detect_crisis
 
 
+def cases(detect: Callable[[str, str], bool], *examples: tuple[str, str]) -> list:
+    return [
+        pytest.param(detect, text, locale, id=f"{detect.__name__}-{text}")
+        for text, locale in examples
+    ]
+
+
 @pytest.mark.parametrize(
-    ("text", "locale"),
+    ("detect", "text", "locale"),
     [
-        ("Sometimes I think I should just kill myself", "en"),
-        ("I don't want to live anymore", "en"),
-        ("I have been cutting myself again", "en"),
-        ("Everyone would be better off dead without me — I mean me being dead", "en"),
-        ("Иногда хочу покончить с собой", "ru"),
-        ("Я не хочу жить", "ru"),
-        ("Хочу причинить себе вред", "ru"),
-        ("Мысли о суициде не отпускают", "ru"),
+        *cases(
+            detect_crisis,
+            ("Sometimes I think I should just kill myself", "en"),
+            ("I don't want to live anymore", "en"),
+            ("I have been cutting myself again", "en"),
+            ("Everyone would be better off dead without me — I mean me being dead", "en"),
+            ("Иногда хочу покончить с собой", "ru"),
+            ("Я не хочу жить", "ru"),
+            ("Хочу причинить себе вред", "ru"),
+            ("Мысли о суициде не отпускают", "ru"),
+        ),
+        *cases(
+            detect_fatigue,
+            ("I'm tired", "en"),
+            ("Enough.", "en"),
+            ("That's enough for today", "en"),
+            ("I don't want to continue", "en"),
+            ("Can we stop here?", "en"),
+            ("Я устал", "ru"),
+            ("Хватит", "ru"),
+            ("Не хочу продолжать", "ru"),
+            ("Давай закончим, нет сил", "ru"),
+        ),
+        *cases(
+            detect_meta,
+            ("Why do you keep asking me this?", "en"),
+            ("Who are you, really?", "en"),
+            ("Are you a bot?", "en"),
+            ("Ты бот?", "ru"),
+            ("Кто ты такой?", "ru"),
+            ("Почему ты продолжаешь спрашивать?", "ru"),
+        ),
+        *cases(
+            detect_reschedule,
+            ("Can we reschedule?", "en"),
+            ("Could we move the session to Friday?", "en"),
+            ("I can't on Thursday", "en"),
+            ("Let's talk about it next time", "en"),
+            ("Давай перенесём", "ru"),
+            ("Не смогу в четверг", "ru"),
+            ("Можно в следующий раз?", "ru"),
+        ),
     ],
 )
-def test_it_detects_crisis_language(text: str, locale: str) -> None:
-    assert detect_crisis(text, locale)
+def test_it_detects_crisis_fatigue_meta_questions_and_rescheduling(
+    detect: Callable[[str, str], bool], text: str, locale: str
+) -> None:
+    assert detect(text, locale)
 
 
 def test_it_detects_crisis_language_whatever_the_session_locale() -> None:
@@ -34,81 +79,33 @@ def test_it_detects_crisis_language_whatever_the_session_locale() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
-    ["Work was killing me this week", "I cut the budget", "Мне скучно на работе", "I feel alive"],
-)
-def test_it_does_not_raise_crisis_on_ordinary_words(text: str) -> None:
-    assert not detect_crisis(text, "en")
-
-
-@pytest.mark.parametrize(
-    ("text", "locale"),
+    ("detect", "text", "locale"),
     [
-        ("I'm tired", "en"),
-        ("Enough.", "en"),
-        ("That's enough for today", "en"),
-        ("I don't want to continue", "en"),
-        ("Can we stop here?", "en"),
-        ("Я устал", "ru"),
-        ("Хватит", "ru"),
-        ("Не хочу продолжать", "ru"),
-        ("Давай закончим, нет сил", "ru"),
+        # ordinary words are no crisis
+        *cases(
+            detect_crisis,
+            ("Work was killing me this week", "en"),
+            ("I cut the budget", "en"),
+            ("Мне скучно на работе", "en"),
+            ("I feel alive", "en"),
+        ),
+        # negated or unrelated words are no fatigue
+        *cases(
+            detect_fatigue,
+            ("I am not tired at all", "en"),
+            ("I'm not good enough for this job", "en"),
+            ("Я не устал", "ru"),
+            ("Мне не хватает времени", "ru"),
+        ),
+        # a question about others is not meta; moving on is not rescheduling
+        *cases(detect_meta, ("Who are they to judge me?", "en")),
+        *cases(detect_reschedule, ("I want to move on with my life", "en")),
     ],
 )
-def test_it_detects_fatigue(text: str, locale: str) -> None:
-    assert detect_fatigue(text, locale)
-
-
-@pytest.mark.parametrize(
-    ("text", "locale"),
-    [
-        ("I am not tired at all", "en"),
-        ("I'm not good enough for this job", "en"),
-        ("Я не устал", "ru"),
-        ("Мне не хватает времени", "ru"),
-    ],
-)
-def test_it_does_not_read_negated_or_unrelated_words_as_fatigue(text: str, locale: str) -> None:
-    assert not detect_fatigue(text, locale)
-
-
-@pytest.mark.parametrize(
-    ("text", "locale"),
-    [
-        ("Why do you keep asking me this?", "en"),
-        ("Who are you, really?", "en"),
-        ("Are you a bot?", "en"),
-        ("Ты бот?", "ru"),
-        ("Кто ты такой?", "ru"),
-        ("Почему ты продолжаешь спрашивать?", "ru"),
-    ],
-)
-def test_it_detects_meta_questions(text: str, locale: str) -> None:
-    assert detect_meta(text, locale)
-
-
-def test_it_does_not_read_a_question_about_others_as_meta() -> None:
-    assert not detect_meta("Who are they to judge me?", "en")
-
-
-@pytest.mark.parametrize(
-    ("text", "locale"),
-    [
-        ("Can we reschedule?", "en"),
-        ("Could we move the session to Friday?", "en"),
-        ("I can't on Thursday", "en"),
-        ("Let's talk about it next time", "en"),
-        ("Давай перенесём", "ru"),
-        ("Не смогу в четверг", "ru"),
-        ("Можно в следующий раз?", "ru"),
-    ],
-)
-def test_it_detects_rescheduling(text: str, locale: str) -> None:
-    assert detect_reschedule(text, locale)
-
-
-def test_it_does_not_read_moving_on_as_rescheduling() -> None:
-    assert not detect_reschedule("I want to move on with my life", "en")
+def test_it_does_not_read_ordinary_negated_or_unrelated_words_as_a_signal(
+    detect: Callable[[str, str], bool], text: str, locale: str
+) -> None:
+    assert not detect(text, locale)
 
 
 def test_mood_scoring_counts_words_and_flips_negated_ones() -> None:

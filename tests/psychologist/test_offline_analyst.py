@@ -21,6 +21,17 @@ def analyse(**context: Any) -> dict[str, Any]:
     return output
 
 
+def problem_solving(turn_count: int, *answers: str, **context: Any) -> dict[str, Any]:
+    """The analyst on an English problem-solving session after `turn_count` turns."""
+    return analyse(
+        locale="en",
+        cbt_focus="problem_solving",
+        turn_count=turn_count,
+        recap=recap(*answers),
+        **context,
+    )
+
+
 def test_it_opens_with_two_third_person_questions_from_the_focus_bank() -> None:
     output = analyse(locale="en", cbt_focus="behavioral_activation", turn_count=0, phase="intro")
 
@@ -93,21 +104,17 @@ def test_it_does_not_repeat_a_question_it_recognises_in_the_recap_cards() -> Non
 
 
 def test_it_keeps_going_before_four_turns_even_when_answers_are_short() -> None:
-    output = analyse(
-        locale="en", cbt_focus="problem_solving", turn_count=3, recap=recap("ok", "no")
-    )
+    output = problem_solving(3, "ok", "no")
 
     assert output["session_complete"] is False
     assert output["questions"]
 
 
 def test_it_may_complete_after_four_turns_when_the_topic_is_exhausted() -> None:
-    output = analyse(
-        locale="en",
-        cbt_focus="problem_solving",
-        turn_count=4,
+    output = problem_solving(
+        4,
+        "I think I understand now, that's all",
         slots={"themes": "decision"},
-        recap=recap("I think I understand now, that's all"),
         flow_step="dialogue",
         allowed_next=["insight", "closing"],
     )
@@ -119,12 +126,8 @@ def test_it_may_complete_after_four_turns_when_the_topic_is_exhausted() -> None:
 
 
 def test_it_keeps_going_after_four_turns_when_a_new_theme_opens() -> None:
-    output = analyse(
-        locale="en",
-        cbt_focus="problem_solving",
-        turn_count=5,
-        slots={"themes": "decision"},
-        recap=recap("That's all, but my mother keeps calling and I avoid her"),
+    output = problem_solving(
+        5, "That's all, but my mother keeps calling and I avoid her", slots={"themes": "decision"}
     )
 
     assert output["session_complete"] is False
@@ -132,12 +135,7 @@ def test_it_keeps_going_after_four_turns_when_a_new_theme_opens() -> None:
 
 
 def test_it_must_complete_after_seven_turns_whatever_the_topic() -> None:
-    output = analyse(
-        locale="en",
-        cbt_focus="problem_solving",
-        turn_count=7,
-        recap=recap("Actually there is a whole new thing with my partner and my job"),
-    )
+    output = problem_solving(7, "Actually there is a whole new thing with my partner and my job")
 
     assert output["session_complete"] is True
     assert output["questions"] == []
@@ -174,12 +172,7 @@ def test_a_meta_question_returns_the_focus_to_the_client(locale: str, text: str)
 
 
 def test_a_crisis_phrase_raises_the_signal_and_asks_about_safety() -> None:
-    output = analyse(
-        locale="en",
-        cbt_focus="problem_solving",
-        turn_count=7,
-        recap=recap("Honestly I want to end my life"),
-    )
+    output = problem_solving(7, "Honestly I want to end my life")
 
     assert output["crisis_signal"] is True
     assert output["session_complete"] is False  # never close on a client in crisis

@@ -13,18 +13,13 @@ from django.utils import timezone
 
 from sessions_app.models import AskMessage, AskSession, SessionEvent
 from tests import factories
+from tests.routes import object_url
 
 pytestmark = pytest.mark.django_db
 
 LIST = reverse("sessions:session-list")
-
-
-def detail(session) -> str:
-    return reverse("sessions:session-detail", kwargs={"session_id": session.pk})
-
-
-def modality(session) -> str:
-    return reverse("sessions:session-modality", kwargs={"session_id": session.pk})
+detail = object_url("sessions:session-detail")
+modality = object_url("sessions:session-modality")
 
 
 def assert_error(response, status: int, code: str) -> dict:

@@ -18,13 +18,6 @@ CRISIS_WORDS = "I want to kill myself"
 
 
 @pytest.fixture
-def erin(db: Any) -> Any:
-    counselor = factories.CounselorFactory(username="erin", first_name="Erin")
-    factories.UserProfileFactory(user=counselor, on_duty=True)
-    return counselor
-
-
-@pytest.fixture
 def crisis(alice: Any, erin: Any, api_as: Any) -> AskSession:
     """Alice's session after a crisis phrase sent through REST: erin (on duty) was alerted."""
     client = api_as(alice)

@@ -3,14 +3,14 @@ alerted session, real threads through the REST API → exactly one handoff, the 
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Callable
 
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
 from sessions_app.models import AskSession, Notification
 from tests import factories
+from tests.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -18,11 +18,9 @@ CLAIMERS = 10
 
 
 def test_concurrent_claims_of_one_alert_yield_one_handoff_and_409s(alice):
-    counselors = []
-    for n in range(CLAIMERS):
-        counselor = factories.CounselorFactory(username=f"duty{n}", first_name=f"Duty{n}")
-        factories.UserProfileFactory(user=counselor, on_duty=True)
-        counselors.append(counselor)
+    counselors = [
+        factories.on_duty_counselor(f"duty{n}", first_name=f"Duty{n}") for n in range(CLAIMERS)
+    ]
     client = APIClient()
     client.force_authenticate(alice)
     session_id = client.post("/api/ask/sessions", {}, format="json").json()["_id"]
@@ -33,26 +31,17 @@ def test_concurrent_claims_of_one_alert_yield_one_handoff_and_409s(alice):
     assert Notification.objects.filter(session_id=session_id, kind="crisis_alert").count() == (
         CLAIMERS
     )
-    results: list[tuple[int, str]] = []
-    lock = threading.Lock()
-    barrier = threading.Barrier(CLAIMERS)
 
-    def claim(counselor: object) -> None:
-        api = APIClient()
-        api.force_authenticate(counselor)
-        barrier.wait()
-        try:
+    def claim(counselor: object) -> Callable[[], tuple[int, str]]:
+        def job() -> tuple[int, str]:
+            api = APIClient()
+            api.force_authenticate(counselor)
             response = api.post(f"/api/ask/sessions/{session_id}/claim", format="json")
-            with lock:
-                results.append((response.status_code, response.json().get("code", "")))
-        finally:
-            connection.close()
+            return response.status_code, response.json().get("code", "")
 
-    threads = [threading.Thread(target=claim, args=(c,)) for c in counselors]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+        return job
+
+    results, _ = race([claim(c) for c in counselors])
 
     assert sorted(results) == [(200, "")] + [(409, "E_ALREADY_CLAIMED")] * (CLAIMERS - 1)
     session = AskSession.objects.get(pk=session_id)

@@ -5,10 +5,13 @@ channels-redis."""
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 from knox.models import AuthToken
 
 from sessions_app.realtime import push as realtime
@@ -24,6 +27,15 @@ def run(coroutine_function):
 
 def stream_path(session, query: str = "") -> str:
     return f"/ws/sessions/{session.pk}/{query}"
+
+
+@asynccontextmanager
+async def watching(path: str, token: str) -> AsyncIterator[WebsocketCommunicator]:
+    """A token client connected to the stream at `path`, disconnected when the block is done."""
+    comm = communicator(path, token=token)
+    await comm.connect()
+    yield comm
+    await comm.disconnect()
 
 
 @pytest.fixture
@@ -260,20 +272,18 @@ def test_an_unknown_session_is_4404(token):
 
 def test_an_event_reaches_the_watcher_after_commit_with_its_seq(session, token):
     async def scenario():
-        comm = communicator(stream_path(session), token=token)
-        await comm.connect()
-        event = await append(session, "answer.received", {"message_id": 7})
-        (frame,) = await frames(comm, 1)
-        assert frame == {
-            "seq": event.seq,
-            "id": event.pk,
-            "type": "answer.received",
-            "created_at": frame["created_at"],
-            "actor": "system",
-            "payload": {"message_id": 7},
-        }
-        assert await comm.receive_nothing(timeout=0.05)
-        await comm.disconnect()
+        async with watching(stream_path(session), token) as comm:
+            event = await append(session, "answer.received", {"message_id": 7})
+            (frame,) = await frames(comm, 1)
+            assert frame == {
+                "seq": event.seq,
+                "id": event.pk,
+                "type": "answer.received",
+                "created_at": frame["created_at"],
+                "actor": "system",
+                "payload": {"message_id": 7},
+            }
+            assert await comm.receive_nothing(timeout=0.05)
 
     run(scenario)
 
@@ -291,11 +301,9 @@ def test_a_rolled_back_event_is_never_pushed(session, token):
             transaction.set_rollback(True)
 
     async def scenario():
-        comm = communicator(stream_path(session), token=token)
-        await comm.connect()
-        await database_sync_to_async(append_then_roll_back)()
-        assert await comm.receive_nothing(timeout=0.2)
-        await comm.disconnect()
+        async with watching(stream_path(session), token) as comm:
+            await database_sync_to_async(append_then_roll_back)()
+            assert await comm.receive_nothing(timeout=0.2)
 
     run(scenario)
 
@@ -322,14 +330,12 @@ def test_since_replays_what_was_missed_then_streams_live_without_gap_or_duplicat
     async def scenario():
         for n in range(3):
             await append(session, "card.dealt", {"n": n})
-        comm = communicator(stream_path(session, "?since=1"), token=token)
-        await comm.connect()
-        replayed = await frames(comm, 2)
-        await append(session, "answer.received", {"n": 3})
-        (live,) = await frames(comm, 1)
-        assert [f["seq"] for f in [*replayed, live]] == [2, 3, 4]
-        assert await comm.receive_nothing(timeout=0.05)
-        await comm.disconnect()
+        async with watching(stream_path(session, "?since=1"), token) as comm:
+            replayed = await frames(comm, 2)
+            await append(session, "answer.received", {"n": 3})
+            (live,) = await frames(comm, 1)
+            assert [f["seq"] for f in [*replayed, live]] == [2, 3, 4]
+            assert await comm.receive_nothing(timeout=0.05)
 
     run(scenario)
 
@@ -339,12 +345,10 @@ def test_since_replays_what_was_missed_then_streams_live_without_gap_or_duplicat
 def test_without_since_or_past_the_log_only_new_events_are_streamed(session, token, query):
     async def scenario():
         await append(session, "card.dealt")
-        comm = communicator(stream_path(session, query), token=token)
-        await comm.connect()
-        assert await comm.receive_nothing(timeout=0.05)
-        await append(session, "answer.received")
-        assert [f["seq"] for f in await frames(comm, 1)] == [2]
-        await comm.disconnect()
+        async with watching(stream_path(session, query), token) as comm:
+            assert await comm.receive_nothing(timeout=0.05)
+            await append(session, "answer.received")
+            assert [f["seq"] for f in await frames(comm, 1)] == [2]
 
     run(scenario)
 
@@ -353,14 +357,12 @@ def test_a_lost_push_is_repaired_from_the_database_when_the_next_one_arrives(ses
     from sessions_app.events import event_append
 
     async def scenario():
-        comm = communicator(stream_path(session), token=token)
-        await comm.connect()
-        # Appended without its push (as if the layer dropped it) …
-        await database_sync_to_async(event_append)(session=session, type="card.dealt")
-        # … the next push shows the gap, and the consumer reads seq 1 before seq 2.
-        await append(session, "answer.received")
-        assert [f["seq"] for f in await frames(comm, 2)] == [1, 2]
-        await comm.disconnect()
+        async with watching(stream_path(session), token) as comm:
+            # Appended without its push (as if the layer dropped it) …
+            await database_sync_to_async(event_append)(session=session, type="card.dealt")
+            # … the next push shows the gap, and the consumer reads seq 1 before seq 2.
+            await append(session, "answer.received")
+            assert [f["seq"] for f in await frames(comm, 2)] == [1, 2]
 
     run(scenario)
 
@@ -374,26 +376,22 @@ def test_a_push_reaches_a_watcher_without_a_hop_to_close_connections(session, to
     monkeypatch.setattr(channels.consumer, "aclose_old_connections", hop)
 
     async def scenario():
-        comm = communicator(stream_path(session), token=token)
-        await comm.connect()
-        await append(session, "card.dealt")
-        assert [f["seq"] for f in await frames(comm, 1)] == [1]
-        await comm.disconnect()
+        async with watching(stream_path(session), token) as comm:
+            await append(session, "card.dealt")
+            assert [f["seq"] for f in await frames(comm, 1)] == [1]
 
     run(scenario)
 
 
 def test_a_duplicate_push_is_dropped(session, token):
     async def scenario():
-        comm = communicator(stream_path(session), token=token)
-        await comm.connect()
-        event = await append(session, "card.dealt")
-        await frames(comm, 1)
-        await database_sync_to_async(realtime.publish_event)(
-            session_id=session.pk, event_id=event.pk, seq=event.seq, event_type=event.type
-        )
-        assert await comm.receive_nothing(timeout=0.1)
-        await comm.disconnect()
+        async with watching(stream_path(session), token) as comm:
+            event = await append(session, "card.dealt")
+            await frames(comm, 1)
+            await database_sync_to_async(realtime.publish_event)(
+                session_id=session.pk, event_id=event.pk, seq=event.seq, event_type=event.type
+            )
+            assert await comm.receive_nothing(timeout=0.1)
 
     run(scenario)
 
@@ -402,11 +400,9 @@ def test_a_watcher_of_another_session_hears_nothing(session, alice, token):
     other = factories.AskSessionFactory(user=alice)
 
     async def scenario():
-        comm = communicator(stream_path(other), token=token)
-        await comm.connect()
-        await append(session, "card.dealt")
-        assert await comm.receive_nothing(timeout=0.1)
-        await comm.disconnect()
+        async with watching(stream_path(other), token) as comm:
+            await append(session, "card.dealt")
+            assert await comm.receive_nothing(timeout=0.1)
 
     run(scenario)
 

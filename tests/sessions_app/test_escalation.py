@@ -26,12 +26,9 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 @pytest.fixture
 def on_duty(db: Any) -> list[Any]:
-    people = []
-    for name in ("erin", "frank"):
-        counselor = factories.CounselorFactory(username=name, first_name=name.title())
-        factories.UserProfileFactory(user=counselor, on_duty=True)
-        people.append(counselor)
-    return people
+    return [
+        factories.on_duty_counselor(name, first_name=name.title()) for name in ("erin", "frank")
+    ]
 
 
 @pytest.fixture

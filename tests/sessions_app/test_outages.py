@@ -48,23 +48,36 @@ def call_with_headers(
         return error.code, json.loads(error.read() or b"null"), error.headers
 
 
-def test_with_redis_down_the_turn_loop_is_served_stored_and_readyz_says_so():
-    client = factories.ClientFactory(username="erin")
+def client_who_signs_in(username: str) -> Any:
+    client = factories.ClientFactory(username=username)
     client.set_password(PASSWORD)
     client.save()
     factories.UserProfileFactory(user=client)
-    closed_redis = f"redis://127.0.0.1:{free_port()}/0"
+    return client
 
-    with daphne(
-        db_url=database_url(), log_name="outage-turns.log", env={"REDIS_URL": closed_redis}
-    ) as url:
-        status, login = call(
-            f"{url}/api/auth/token", "POST", {"username": "erin", "password": PASSWORD}
-        )
-        assert status == 200, login
-        token = login["token"]
-        status, created = call(f"{url}/api/ask/sessions", "POST", {}, token)
-        assert status == 201, created
+
+def redis_down_server(log_name: str) -> Any:
+    """A real server on the test database whose Redis is a closed port."""
+    closed_redis = f"redis://127.0.0.1:{free_port()}/0"
+    return daphne(db_url=database_url(), log_name=log_name, env={"REDIS_URL": closed_redis})
+
+
+def sign_in_and_create_a_session(url: str, username: str) -> tuple[str, dict[str, Any]]:
+    status, login = call(
+        f"{url}/api/auth/token", "POST", {"username": username, "password": PASSWORD}
+    )
+    assert status == 200, login
+    token = login["token"]
+    status, created = call(f"{url}/api/ask/sessions", "POST", {}, token)
+    assert status == 201, created
+    return token, created
+
+
+def test_with_redis_down_the_turn_loop_is_served_stored_and_readyz_says_so():
+    client_who_signs_in("erin")
+
+    with redis_down_server("outage-turns.log") as url:
+        token, created = sign_in_and_create_a_session(url, "erin")
         base = f"{url}/api/ask/sessions/{created['_id']}"
         answers = []
         for number in range(3):
@@ -121,24 +134,11 @@ def test_with_the_database_down_the_api_answers_503_with_retry_after():
 
 
 def test_with_redis_down_a_crisis_message_is_answered_and_escalated(settings):
-    client = factories.ClientFactory(username="dora")
-    client.set_password(PASSWORD)
-    client.save()
-    factories.UserProfileFactory(user=client)
-    counselor = factories.CounselorFactory(username="cora")
-    factories.UserProfileFactory(user=counselor, on_duty=True)
-    closed_redis = f"redis://127.0.0.1:{free_port()}/0"
+    client_who_signs_in("dora")
+    counselor = factories.on_duty_counselor("cora")
 
-    with daphne(
-        db_url=database_url(), log_name="outage.log", env={"REDIS_URL": closed_redis}
-    ) as url:
-        status, login = call(
-            f"{url}/api/auth/token", "POST", {"username": "dora", "password": PASSWORD}
-        )
-        assert status == 200, login
-        token = login["token"]
-        status, created = call(f"{url}/api/ask/sessions", "POST", {}, token)
-        assert status == 201, created
+    with redis_down_server("outage.log") as url:
+        token, created = sign_in_and_create_a_session(url, "dora")
         session_id = created["_id"]
         status, state = call(
             f"{url}/api/ask/sessions/{session_id}/messages",

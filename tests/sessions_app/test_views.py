@@ -14,16 +14,11 @@ from sessions_app import selectors
 from sessions_app.engine import graph
 from sessions_app.models import Workline
 from tests import factories
+from tests.routes import object_url
 
 PASSWORD = "pw-for-tests-1"
-
-
-def page(session) -> str:
-    return reverse("pages:session", kwargs={"session_id": session.pk})
-
-
-def continue_url(session) -> str:
-    return reverse("pages:session-continue-from", kwargs={"session_id": session.pk})
+page = object_url("pages:session")
+continue_url = object_url("pages:session-continue-from")
 
 
 @pytest.fixture

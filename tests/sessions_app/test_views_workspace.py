@@ -26,8 +26,7 @@ def signed_in(user: Any) -> Client:
 
 @pytest.fixture
 def alerted(alice: Any) -> tuple[AskSession, Any]:
-    erin = factories.CounselorFactory(username="erin", first_name="Erin")
-    factories.UserProfileFactory(user=erin, on_duty=True)
+    erin = factories.on_duty_counselor("erin", first_name="Erin")
     session = factories.CrisisSessionFactory(
         user=alice, status="active", session_title="I want to die", alerted_at=timezone.now()
     )

@@ -4,21 +4,22 @@ Pure tests: no `db` fixture, no Django model — the detector is a function of i
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
 from sessions_app.engine.safety import Assessment, Category, Finding, assess, normalize
+from tests.engine.safety.labelled import LANGUAGES, PhraseSetChecks, load, rows_of
 
-CORPUS = Path(__file__).resolve().parents[3] / "sessions_app/engine/safety/corpus.jsonl"
-ROWS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
-LANGUAGES = ("en", "ru", "zh")
+ROWS = load("corpus.jsonl")
 
 
 def _rows(lang: str, *, crisis: bool) -> list[dict]:
-    return [r for r in ROWS if r["lang"] == lang and (r["expected"] != "negative") == crisis]
+    return rows_of(ROWS, lang, crisis=crisis)
+
+
+class TestTheCorpus(PhraseSetChecks):
+    rows = ROWS
 
 
 def test_the_corpus_is_big_enough_and_covers_every_category_in_every_language():
@@ -38,14 +39,6 @@ def test_the_corpus_is_big_enough_and_covers_every_category_in_every_language():
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_recall_is_one_on_every_crisis_line(lang):
-    missed = [
-        r["text"] for r in _rows(lang, crisis=True) if not assess(r["text"], r["lang"]).positive
-    ]
-    assert not missed, "missed crisis lines:\n" + "\n".join(missed)
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
 def test_severity_matches_every_crisis_line(lang):
     wrong = [
         f"{r['expected']} → {assess(r['text'], r['lang']).level}: {r['text']}"
@@ -55,50 +48,39 @@ def test_severity_matches_every_crisis_line(lang):
     assert not wrong, "wrong severity:\n" + "\n".join(wrong)
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_false_alarms_stay_at_or_under_two_percent(lang):
-    negatives = _rows(lang, crisis=False)
-    alarms = [
-        f"{r['text']}  ← {[(f.category.value, f.span) for f in a.findings]}"
-        for r in negatives
-        if (a := assess(r["text"], r["lang"])).positive
-    ]
-    assert len(alarms) <= 0.02 * len(negatives), "false alarms:\n" + "\n".join(alarms)
-
-
 # --- normalisation
 
 
-def test_normalize_applies_nfkc_case_folding_and_yo():
-    assert normalize("ＫＩＬＬ Ёлка") == "kill елка"
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        # NFKC, case folding and ё
+        pytest.param("ＫＩＬＬ Ёлка", "kill елка", id="nfkc-case-folding-and-yo"),
+        # look-alike letters, read in the word's own script
+        pytest.param("kіll mysеlf", "kill myself", id="cyrillic-inside-latin"),
+        pytest.param("хочу умeрeть", "хочу умереть", id="latin-inside-cyrillic"),
+        # letters spaced or dotted out, joined
+        pytest.param("k i l l  m y s e l f", "kill myself", id="spaced-en"),
+        pytest.param("s.u.i.c.i.d.e", "suicide", id="dotted"),
+        pytest.param("у м е р е т ь", "умереть", id="spaced-ru"),
+        # digits and symbols used as letters, but not numbers
+        pytest.param("k1ll mys3lf", "kill myself", id="digits-as-letters"),
+        pytest.param("$uicide", "suicide", id="symbol-as-letter"),
+        pytest.param("у6ить", "убить", id="digit-as-cyrillic-letter"),
+        pytest.param("at 10pm on the 2nd", "at 10pm on the 2nd", id="numbers-stay-numbers"),
+        # repeated letters collapsed, zero-width characters dropped
+        pytest.param("diiiie", "die", id="repeated-latin"),
+        pytest.param("хочууу", "хочу", id="repeated-cyrillic"),
+        pytest.param("ki\u200bll", "kill", id="zero-width"),
+        # traditional Chinese folded to simplified
+        pytest.param("遺書", "遗书", id="traditional-chinese"),
+    ],
+)
+def test_normalize_reads_a_word_as_the_client_meant_it(written, read):
+    assert normalize(written) == read
 
 
-def test_normalize_reads_look_alike_letters_in_the_word_s_own_script():
-    assert normalize("kіll mysеlf") == "kill myself"  # Cyrillic і and е inside Latin words
-    assert normalize("хочу умeрeть") == "хочу умереть"  # Latin e inside a Cyrillic word
-
-
-def test_normalize_joins_letters_spaced_or_dotted_out():
-    assert normalize("k i l l  m y s e l f") == "kill myself"
-    assert normalize("s.u.i.c.i.d.e") == "suicide"
-    assert normalize("у м е р е т ь") == "умереть"
-
-
-def test_normalize_reads_digits_and_symbols_used_as_letters_but_not_numbers():
-    assert normalize("k1ll mys3lf") == "kill myself"
-    assert normalize("$uicide") == "suicide"
-    assert normalize("у6ить") == "убить"
-    assert normalize("at 10pm on the 2nd") == "at 10pm on the 2nd"
-
-
-def test_normalize_collapses_repeated_letters_and_drops_zero_width_characters():
-    assert normalize("diiiie") == "die"
-    assert normalize("хочууу") == "хочу"
-    assert normalize("ki\u200bll") == "kill"
-
-
-def test_normalize_folds_traditional_chinese_and_spells_out_means_emoji():
-    assert normalize("遺書") == "遗书"
+def test_normalize_spells_out_means_emoji():
     assert "pills" in normalize("💊")
 
 

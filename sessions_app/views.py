@@ -135,6 +135,17 @@ def _canvas(request: HttpRequest, session: AskSession) -> HttpResponse:
     return redirect("pages:session", session_id=session.pk)
 
 
+def _redrawn_after(
+    request: HttpRequest, session: AskSession, change: Callable[[], object]
+) -> HttpResponse:
+    """Make `change`, then redraw the canvas — or show its `ApplicationError` in the flash."""
+    try:
+        change()
+    except ApplicationError as exc:
+        return _engine_error(request, session, exc)
+    return _canvas(request, session)
+
+
 def _engine_error(request: HttpRequest, session: AskSession, exc: ApplicationError) -> HttpResponse:
     """An `ApplicationError` as the error fragment ({code, detail}) in the page's flash slot."""
     if not request.htmx:
@@ -170,11 +181,11 @@ def session_continue_from(request: HttpRequest, session_id: Any) -> HttpResponse
     message = AskMessage.objects.filter(session=session, pk=raw if raw.isdigit() else 0).first()
     if message is None:
         raise Http404("No such message in this session.")
-    try:
-        engine.message_fork(session=session, from_message=message, by=request.user)
-    except ApplicationError as exc:
-        return _engine_error(request, session, exc)
-    return _canvas(request, session)
+    return _redrawn_after(
+        request,
+        session,
+        lambda: engine.message_fork(session=session, from_message=message, by=request.user),
+    )
 
 
 @require_POST
@@ -184,16 +195,12 @@ def session_risk(request: HttpRequest, session_id: Any) -> HttpResponse:
     session = _session(request.user, session_id, write=True)
     if not session_may(request.user, session, SessionAction.RISK):
         raise PermissionDenied("Your role may not change the risk level.")
-    try:
-        engine.risk_level_set(
-            session=session,
-            level=request.POST.get("level", ""),
-            reason=request.POST.get("reason", ""),
-            by=request.user,
-        )
-    except ApplicationError as exc:
-        return _engine_error(request, session, exc)
-    return _canvas(request, session)
+    level, reason = request.POST.get("level", ""), request.POST.get("reason", "")
+    return _redrawn_after(
+        request,
+        session,
+        lambda: engine.risk_level_set(session=session, level=level, reason=reason, by=request.user),
+    )
 
 
 @require_POST
@@ -208,11 +215,11 @@ def session_workline_activate(
     workline = Workline.objects.filter(session=session, pk=workline_id).first()
     if workline is None:
         raise Http404("No such workline in this session.")
-    try:
-        engine.workline_activate(session=session, workline=workline, by=request.user)
-    except ApplicationError as exc:
-        return _engine_error(request, session, exc)
-    return _canvas(request, session)
+    return _redrawn_after(
+        request,
+        session,
+        lambda: engine.workline_activate(session=session, workline=workline, by=request.user),
+    )
 
 
 # --- the counselor's workspace (issue 14) -------------------------------------------------------
@@ -246,49 +253,31 @@ _MOVE_REFUSALS = {
 
 
 def _counselor_move(
-    request: HttpRequest,
-    session_id: Any,
     move: Callable[..., object],
     action: SessionAction = SessionAction.TAKE_OVER,
-    **fields: Any,
-) -> HttpResponse:
-    """Calls `move(session=…, counselor=request.user, **fields)`, then redraws the canvas."""
-    session = _session(request.user, session_id, write=True)
-    if not session_allows(request.user, action):
-        raise PermissionDenied(_MOVE_REFUSALS[action])
-    try:
-        move(session=session, counselor=request.user, **fields)
-    except ApplicationError as exc:
-        return _engine_error(request, session, exc)
-    return _canvas(request, session)
+    field: str = "",
+) -> Callable[[HttpRequest, Any], HttpResponse]:
+    """A page that calls `move(session=…, counselor=request.user[, field=POST[field]])` and
+    redraws the canvas; refused to whoever `action` is not for."""
+
+    @require_POST
+    @staff_page
+    def view(request: HttpRequest, session_id: Any) -> HttpResponse:
+        session = _session(request.user, session_id, write=True)
+        if not session_allows(request.user, action):
+            raise PermissionDenied(_MOVE_REFUSALS[action])
+        fields = {field: request.POST.get(field, "")} if field else {}
+        return _redrawn_after(
+            request, session, lambda: move(session=session, counselor=request.user, **fields)
+        )
+
+    return view
 
 
-@require_POST
-@staff_page
-def session_take_over(request: HttpRequest, session_id: Any) -> HttpResponse:
-    return _counselor_move(request, session_id, handoff.session_take_over)
-
-
-@require_POST
-@staff_page
-def session_counselor_message(request: HttpRequest, session_id: Any) -> HttpResponse:
-    text = request.POST.get("text", "")
-    return _counselor_move(request, session_id, handoff.counselor_message_send, text=text)
-
-
-@require_POST
-@staff_page
-def session_hand_back(request: HttpRequest, session_id: Any) -> HttpResponse:
-    return _counselor_move(request, session_id, handoff.session_hand_back)
-
-
-@require_POST
-@staff_page
-def session_steer(request: HttpRequest, session_id: Any) -> HttpResponse:
-    text = request.POST.get("text")
-    return _counselor_move(
-        request, session_id, handoff.steer_note_add, SessionAction.STEER, text=text
-    )
+session_take_over = _counselor_move(handoff.session_take_over)
+session_counselor_message = _counselor_move(handoff.counselor_message_send, field="text")
+session_hand_back = _counselor_move(handoff.session_hand_back)
+session_steer = _counselor_move(handoff.steer_note_add, SessionAction.STEER, field="text")
 
 
 @require_GET
@@ -324,12 +313,12 @@ def _play(
     session = _session(request.user, session_id, write=True)
     if not session_may(request.user, session, SessionAction.PLAY):
         raise PermissionDenied("Only the counselor who started a test session plays it.")
-    try:
+
+    def played() -> None:
         with sandbox.providers_for(session):
             act(session)
-    except ApplicationError as exc:
-        return _engine_error(request, session, exc)
-    return _canvas(request, session)
+
+    return _redrawn_after(request, session, played)
 
 
 @require_POST

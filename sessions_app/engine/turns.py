@@ -56,15 +56,24 @@ def answer_submit(*, session: AskSession, card_id: Any, text: Any) -> TurnResult
     return _result(locked, pending)
 
 
-@transaction.atomic
-def _answer_store(session_id: Any, card_id: str, text: str) -> tuple[AskSession, Pending | None]:
+def _client_turn(session_id: Any, text: str) -> tuple[AskSession, Turn | None]:
+    """The locked session and a turn for what the client wrote — or no turn when a counselor
+    speaks: then the words went to the counselor (stored, checked by the safety net, not lost)
+    and nothing else answers them."""
     locked = session_locked(session_id)
     require_active(locked)
     turn = Turn(locked)
-    if locked.counselor_speaking:
-        # A card answered as a person took over: the words go to the counselor, not lost.
-        handoff.client_words_to_counselor(turn, text)
-        turn.save()
+    if not locked.counselor_speaking:
+        return locked, turn
+    handoff.client_words_to_counselor(turn, text)
+    turn.save()
+    return locked, None
+
+
+@transaction.atomic
+def _answer_store(session_id: Any, card_id: str, text: str) -> tuple[AskSession, Pending | None]:
+    locked, turn = _client_turn(session_id, text)
+    if turn is None:
         return locked, None
     card = current_card(locked)
     if card is None or card["id"] != card_id:
@@ -148,12 +157,8 @@ def session_fresh_read(session_id: Any) -> AskSession:
 
 @transaction.atomic
 def _free_text_store(session_id: Any, text: str) -> tuple[AskSession, Pending | None]:
-    locked = session_locked(session_id)
-    require_active(locked)
-    turn = Turn(locked)
-    if locked.counselor_speaking:
-        handoff.client_words_to_counselor(turn, text)
-        turn.save()
+    locked, turn = _client_turn(session_id, text)
+    if turn is None:
         return locked, None
     if locked.phase == AskSession.Phase.CLOSING:
         raise invalid("The session is closing: use one-last-thing.", text="session closing")

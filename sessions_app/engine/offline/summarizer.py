@@ -62,35 +62,40 @@ def _client_words(context: dict[str, Any]) -> list[str]:
     ]
 
 
+HEADER_WORDS = {
+    "ru": {
+        "focus": "Фокус: {focus}. Ответов: {count}.",
+        "themes": "Темы: {labels}.",
+        "improving": "К концу настроение стало легче.",
+        "declining": "К концу настроение стало тяжелее.",
+        "stable": "Настроение в течение сессии было ровным.",
+        "fatigue": "Клиент попросил остановиться из-за усталости.",
+        "crisis": "Прозвучал возможный сигнал риска.",
+    },
+    "en": {
+        "focus": "Focus: {focus}. {count} answers.",
+        "themes": "Themes: {labels}.",
+        "improving": "Mood grew lighter towards the end.",
+        "declining": "Mood grew heavier towards the end.",
+        "stable": "Mood stayed even through the session.",
+        "fatigue": "The client asked to stop because of tiredness.",
+        "crisis": "A possible risk signal came up.",
+    },
+}
+
+
 def _header(lang: str, focus: str, answers: list[str], themes: list[str], locale: str) -> str:
     labels = ", ".join(common.pick(lang, THEME_LABELS[t]) for t in themes[:4])
     trend = _trend(answers, locale)
     fatigue = any(lexicon.detect_fatigue(a, locale) for a in answers[-2:])
     crisis = any(detect_crisis(a, locale) for a in answers)
-    if lang == "ru":
-        parts = [f"Фокус: {common.pick(lang, FOCUS_LABELS[focus])}. Ответов: {len(answers)}."]
-        parts += [f"Темы: {labels}."] if labels else []
-        parts.append(
-            {
-                "improving": "К концу настроение стало легче.",
-                "declining": "К концу настроение стало тяжелее.",
-                "stable": "Настроение в течение сессии было ровным.",
-            }[trend]
-        )
-        parts += ["Клиент попросил остановиться из-за усталости."] if fatigue else []
-        parts += ["Прозвучал возможный сигнал риска."] if crisis else []
-    else:
-        parts = [f"Focus: {common.pick(lang, FOCUS_LABELS[focus])}. {len(answers)} answers."]
-        parts += [f"Themes: {labels}."] if labels else []
-        parts.append(
-            {
-                "improving": "Mood grew lighter towards the end.",
-                "declining": "Mood grew heavier towards the end.",
-                "stable": "Mood stayed even through the session.",
-            }[trend]
-        )
-        parts += ["The client asked to stop because of tiredness."] if fatigue else []
-        parts += ["A possible risk signal came up."] if crisis else []
+    words = HEADER_WORDS[lang]
+    focus_label = common.pick(lang, FOCUS_LABELS[focus])
+    parts = [words["focus"].format(focus=focus_label, count=len(answers))]
+    parts += [words["themes"].format(labels=labels)] if labels else []
+    parts.append(words[trend])
+    parts += [words["fatigue"]] if fatigue else []
+    parts += [words["crisis"]] if crisis else []
     return " ".join(parts)
 
 

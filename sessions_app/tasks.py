@@ -1,45 +1,40 @@
 """django-q entry points: load by id, call a service. Arguments never hold message text.
 
-The scheduled jobs (`schedules.py`) return their summary line, which django-q keeps as the
+The scheduled jobs (`jobs/schedules.py`) return their summary line, which django-q keeps as the
 task's result: counts only, never content.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sessions_app import services
 from sessions_app.jobs import delivery, escalation, lifecycle, outreach, vault
+from sessions_app.jobs.lifecycle import JobReport
 
 
 def session_anonymise(session_id: str) -> None:
     services.session_anonymise(session_id=session_id)
 
 
-def sessions_abandoned_close() -> str:
-    return lifecycle.sessions_abandoned_close().summary
+def _summarised(job: Callable[[], JobReport]) -> Callable[[], str]:
+    """A scheduled job as django-q runs it: by dotted path, its summary line as the result."""
+
+    def run() -> str:
+        return job().summary
+
+    run.__name__ = run.__qualname__ = job.__name__
+    run.__doc__ = job.__doc__
+    return run
 
 
-def notifications_deliver() -> str:
-    return delivery.notifications_deliver().summary
-
-
-def follow_ups_notify() -> str:
-    return outreach.follow_ups_notify().summary
-
-
-def alerts_escalate() -> str:
-    return escalation.alerts_escalate().summary
-
-
-def reactivations_send() -> str:
-    return outreach.reactivations_send().summary
-
-
-def retention_apply() -> str:
-    return lifecycle.retention_apply().summary
-
-
-def vault_export() -> str:
-    return vault.vault_export().summary
+sessions_abandoned_close = _summarised(lifecycle.sessions_abandoned_close)
+notifications_deliver = _summarised(delivery.notifications_deliver)
+follow_ups_notify = _summarised(outreach.follow_ups_notify)
+alerts_escalate = _summarised(escalation.alerts_escalate)
+reactivations_send = _summarised(outreach.reactivations_send)
+retention_apply = _summarised(lifecycle.retention_apply)
+vault_export = _summarised(vault.vault_export)
 
 
 def idempotency_prune() -> str:

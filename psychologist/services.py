@@ -176,9 +176,9 @@ def analysis_record(
         current.superseded, current.superseded_at = True, timezone.now()
         current.save(update_fields=["superseded", "superseded_at"])
     analysis = _analysis_create(request, context, result)
-    hypotheses = _hypotheses_create(analysis, result.drafts)
-    proposed = list(zip(hypotheses, result.drafts, strict=True))
-    _completion_events(request, analysis, proposed, superseded=current)
+    analysis_hypotheses_store(
+        request=request, analysis=analysis, drafts=result.drafts, superseded=current
+    )
     _request_done(request)
     return analysis
 
@@ -224,6 +224,22 @@ def _hypotheses_create(analysis: Analysis, drafts: tuple[HypothesisDraft, ...]) 
         HypothesisEvidence(hypothesis=hypothesis, event_id=event_id)
         for hypothesis, draft in zip(hypotheses, drafts, strict=True)
         for event_id in draft.evidence
+    )
+    return hypotheses
+
+
+def analysis_hypotheses_store(
+    *,
+    request: AnalysisRequest,
+    analysis: Analysis,
+    drafts: tuple[HypothesisDraft, ...],
+    superseded: Analysis | None = None,
+) -> list[Hypothesis]:
+    """Store an analysis's hypotheses with their evidence, then the events that tell of them:
+    one `psychologist.hypothesis_proposed` each and the `psychologist.analysis_completed`."""
+    hypotheses = _hypotheses_create(analysis, drafts)
+    _completion_events(
+        request, analysis, list(zip(hypotheses, drafts, strict=True)), superseded=superseded
     )
     return hypotheses
 

@@ -98,8 +98,9 @@ def _stored(response: Response) -> Any:
     return json.loads(JSONRenderer().render(response.data) or b"null")
 
 
-def idempotent(handler: Handler) -> Handler:
-    """Wrap a DRF `post` handler; `ApiView` applies it to every POST handler it sees."""
+def _keyed_wrapper(handler: Handler, run: Callable[..., Response]) -> Handler:
+    """Wrap a DRF `post` handler: a request without a key runs as it is; a keyed one goes
+    through `run(call, user=, key=, fingerprint=)`, where `call()` runs the handler."""
 
     @functools.wraps(handler)
     def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -107,25 +108,41 @@ def idempotent(handler: Handler) -> Handler:
         if keyed is None:
             return handler(view, request, *args, **kwargs)
         key, fingerprint = keyed
-        with transaction.atomic():
-            try:
-                with transaction.atomic():
-                    record = IdempotencyRecord.objects.create(
-                        user=request.user, key=key, fingerprint=fingerprint
-                    )
-            except IntegrityError:
-                return _replay(user=request.user, key=key, fingerprint=fingerprint)
-            response = handler(view, request, *args, **kwargs)
-            if not 200 <= response.status_code < 300:
-                transaction.set_rollback(True)
-                return response
-            record.response_status = response.status_code
-            record.response_body = _stored(response)
-            record.save(update_fields=["response_status", "response_body"])
-        return response
+        return run(
+            lambda: handler(view, request, *args, **kwargs),
+            user=request.user,
+            key=key,
+            fingerprint=fingerprint,
+        )
 
     wrapper.idempotent = True  # type: ignore[attr-defined]
     return wrapper
+
+
+def _run_in_one_transaction(
+    call: Callable[[], Response], *, user: Any, key: str, fingerprint: str
+) -> Response:
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                record = IdempotencyRecord.objects.create(
+                    user=user, key=key, fingerprint=fingerprint
+                )
+        except IntegrityError:
+            return _replay(user=user, key=key, fingerprint=fingerprint)
+        response = call()
+        if not 200 <= response.status_code < 300:
+            transaction.set_rollback(True)
+            return response
+        record.response_status = response.status_code
+        record.response_body = _stored(response)
+        record.save(update_fields=["response_status", "response_body"])
+    return response
+
+
+def idempotent(handler: Handler) -> Handler:
+    """Wrap a DRF `post` handler; `ApiView` applies it to every POST handler it sees."""
+    return _keyed_wrapper(handler, _run_in_one_transaction)
 
 
 # --- staged: for handlers that call a model ---------------------------------------------------
@@ -165,30 +182,24 @@ def _claim(
     raise _in_progress()
 
 
+def _run_staged(call: Callable[[], Response], *, user: Any, key: str, fingerprint: str) -> Response:
+    claimed = _claim(user=user, key=key, fingerprint=fingerprint)
+    if isinstance(claimed, Response):
+        return claimed
+    try:
+        response = call()
+    except BaseException:
+        IdempotencyRecord.objects.filter(pk=claimed.pk).delete()
+        raise
+    if not 200 <= response.status_code < 300:
+        IdempotencyRecord.objects.filter(pk=claimed.pk).delete()
+        return response
+    IdempotencyRecord.objects.filter(pk=claimed.pk).update(
+        response_status=response.status_code, response_body=_stored(response)
+    )
+    return response
+
+
 def idempotent_staged(handler: Handler) -> Handler:
     """Like `idempotent`, for a `post` handler that must not run inside one transaction."""
-
-    @functools.wraps(handler)
-    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
-        keyed = _keyed(request)
-        if keyed is None:
-            return handler(view, request, *args, **kwargs)
-        key, fingerprint = keyed
-        claimed = _claim(user=request.user, key=key, fingerprint=fingerprint)
-        if isinstance(claimed, Response):
-            return claimed
-        try:
-            response = handler(view, request, *args, **kwargs)
-        except BaseException:
-            IdempotencyRecord.objects.filter(pk=claimed.pk).delete()
-            raise
-        if not 200 <= response.status_code < 300:
-            IdempotencyRecord.objects.filter(pk=claimed.pk).delete()
-            return response
-        IdempotencyRecord.objects.filter(pk=claimed.pk).update(
-            response_status=response.status_code, response_body=_stored(response)
-        )
-        return response
-
-    wrapper.idempotent = True  # type: ignore[attr-defined]
-    return wrapper
+    return _keyed_wrapper(handler, _run_staged)

@@ -4,120 +4,35 @@ state sits on top of it. Constraints live in the database so that bad data is re
 whatever path it came by.
 """
 
-from sessions_app.models.base import (
-    CONVERSATION_VARIABLE_KEY_MAX,
-    CONVERSATION_VARIABLE_VALUE_MAX,
-    SESSION_MESSAGES_MAX,
-    SESSION_SUMMARY_MAX,
-    SESSION_TITLE_MAX,
-    RiskLevel,
-    default_modality_flags,
-    in_choices,
-    validate_conversation_variables,
-    validate_modality_flags,
-    validate_string_list,
-    validate_timezone,
-    validate_voice_config,
+from sessions_app.models import (
+    base,
+    events,
+    flows,
+    idempotency,
+    notifications,
+    people,
+    safety,
+    sandbox,
+    sessions,
 )
-from sessions_app.models.events import (
-    AppendOnlyError,
-    SessionEvent,
-    SessionEventQuerySet,
-)
-from sessions_app.models.flows import (
-    FLOW_CODE_MAX,
-    Flow,
-    FlowGuard,
-    FlowStep,
-)
-from sessions_app.models.idempotency import (
-    IdempotencyRecord,
-)
-from sessions_app.models.notifications import (
-    Notification,
-    NotificationKind,
-)
-from sessions_app.models.people import (
-    CaseloadAssignment,
-    UserProfile,
-    profile_zone,
-)
-from sessions_app.models.safety import (
-    CrisisResource,
-    ResourceLanguage,
-)
-from sessions_app.models.sandbox import (
-    SandboxProvider,
-    SandboxSession,
-)
-from sessions_app.models.sessions import (
-    AgentKey,
-    AgentOrigin,
-    AskAgent,
-    AskMessage,
-    AskSession,
-    AskSessionQuerySet,
-    CbtFocus,
-    MessageKind,
-    MessageRole,
-    Modality,
-    Phase,
-    SessionStatus,
-    SessionType,
-    SpinOffProposal,
-    TerminationReason,
-    TriggerSource,
-    Workline,
-    WorklineStatus,
-)
+from sessions_app.models.base import *  # noqa: F403
+from sessions_app.models.events import *  # noqa: F403
+from sessions_app.models.flows import *  # noqa: F403
+from sessions_app.models.idempotency import *  # noqa: F403
+from sessions_app.models.notifications import *  # noqa: F403
+from sessions_app.models.people import *  # noqa: F403
+from sessions_app.models.safety import *  # noqa: F403
+from sessions_app.models.sandbox import *  # noqa: F403
+from sessions_app.models.sessions import *  # noqa: F403
 
 __all__ = [
-    "CONVERSATION_VARIABLE_KEY_MAX",
-    "CONVERSATION_VARIABLE_VALUE_MAX",
-    "FLOW_CODE_MAX",
-    "SESSION_MESSAGES_MAX",
-    "SESSION_SUMMARY_MAX",
-    "SESSION_TITLE_MAX",
-    "AgentKey",
-    "AgentOrigin",
-    "AppendOnlyError",
-    "AskAgent",
-    "AskMessage",
-    "AskSession",
-    "AskSessionQuerySet",
-    "CaseloadAssignment",
-    "CbtFocus",
-    "CrisisResource",
-    "Flow",
-    "FlowGuard",
-    "FlowStep",
-    "IdempotencyRecord",
-    "MessageKind",
-    "MessageRole",
-    "Modality",
-    "Notification",
-    "NotificationKind",
-    "Phase",
-    "ResourceLanguage",
-    "RiskLevel",
-    "SandboxProvider",
-    "SandboxSession",
-    "SessionEvent",
-    "SessionEventQuerySet",
-    "SessionStatus",
-    "SessionType",
-    "SpinOffProposal",
-    "TerminationReason",
-    "TriggerSource",
-    "UserProfile",
-    "Workline",
-    "WorklineStatus",
-    "default_modality_flags",
-    "in_choices",
-    "profile_zone",
-    "validate_conversation_variables",
-    "validate_modality_flags",
-    "validate_string_list",
-    "validate_timezone",
-    "validate_voice_config",
+    *base.__all__,
+    *events.__all__,
+    *flows.__all__,
+    *idempotency.__all__,
+    *notifications.__all__,
+    *people.__all__,
+    *safety.__all__,
+    *sandbox.__all__,
+    *sessions.__all__,
 ]

@@ -10,6 +10,22 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Length
 
+__all__ = [
+    "CONVERSATION_VARIABLE_KEY_MAX",
+    "CONVERSATION_VARIABLE_VALUE_MAX",
+    "SESSION_MESSAGES_MAX",
+    "SESSION_SUMMARY_MAX",
+    "SESSION_TITLE_MAX",
+    "RiskLevel",
+    "default_modality_flags",
+    "in_choices",
+    "validate_conversation_variables",
+    "validate_modality_flags",
+    "validate_string_list",
+    "validate_timezone",
+    "validate_voice_config",
+]
+
 models.CharField.register_lookup(Length)
 models.TextField.register_lookup(Length)
 

@@ -11,6 +11,12 @@ from django.utils import timezone
 
 from sessions_app.models.sessions import AskSession
 
+__all__ = [
+    "AppendOnlyError",
+    "SessionEvent",
+    "SessionEventQuerySet",
+]
+
 
 class AppendOnlyError(RuntimeError):
     """Raised when code tries to change or remove a session event."""

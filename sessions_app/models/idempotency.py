@@ -6,6 +6,10 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+__all__ = [
+    "IdempotencyRecord",
+]
+
 
 class IdempotencyRecord(models.Model):
     """The stored outcome of one POST sent with an `Idempotency-Key` (SPEC §9).

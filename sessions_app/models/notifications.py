@@ -10,6 +10,11 @@ from django.utils import timezone
 from sessions_app.models.base import in_choices
 from sessions_app.models.sessions import AskSession
 
+__all__ = [
+    "Notification",
+    "NotificationKind",
+]
+
 
 class NotificationKind(models.TextChoices):
     RESUME_SESSION = "resume_session", "Resume session"

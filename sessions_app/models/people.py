@@ -12,6 +12,12 @@ from django.db.models import Q
 
 from sessions_app.models.base import validate_timezone
 
+__all__ = [
+    "CaseloadAssignment",
+    "UserProfile",
+    "profile_zone",
+]
+
 
 class UserProfile(models.Model):
     """What Naisei knows about a client between sessions."""

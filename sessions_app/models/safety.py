@@ -9,6 +9,11 @@ from django.db.models import Q
 
 from sessions_app.models.base import in_choices
 
+__all__ = [
+    "CrisisResource",
+    "ResourceLanguage",
+]
+
 
 class ResourceLanguage(models.TextChoices):
     EN = "en", "English"

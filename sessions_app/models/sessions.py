@@ -23,6 +23,27 @@ from sessions_app.models.base import (
     validate_voice_config,
 )
 
+__all__ = [
+    "AgentKey",
+    "AgentOrigin",
+    "AskAgent",
+    "AskMessage",
+    "AskSession",
+    "AskSessionQuerySet",
+    "CbtFocus",
+    "MessageKind",
+    "MessageRole",
+    "Modality",
+    "Phase",
+    "SessionStatus",
+    "SessionType",
+    "SpinOffProposal",
+    "TerminationReason",
+    "TriggerSource",
+    "Workline",
+    "WorklineStatus",
+]
+
 
 class AgentOrigin(models.TextChoices):
     SYSTEM_DEFAULT = "system_default", "System default"

@@ -18,14 +18,14 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from psychologist.evidence import HypothesisDraft
 from psychologist.models import (
     Analysis,
     AnalysisRequest,
     Hypothesis,
-    HypothesisEvidence,
     LLMCall,
 )
-from psychologist.services import hypothesis_accept, hypothesis_dismiss
+from psychologist.services import analysis_hypotheses_store, hypothesis_accept, hypothesis_dismiss
 from sessions_app.events import EventType, event_append
 from sessions_app.management.commands import _demo_data as demo
 from sessions_app.models import AskSession, SessionEvent
@@ -311,51 +311,23 @@ def _analysis(session: AskSession, specs: list[tuple[Any, ...]], counselors: dic
         type(stamp).objects.filter(pk=stamp.pk).update(created_at=at)
     _call(session, "psychologist-light", at)
     _call(session, "psychologist-light", at)
-    decisions: list[tuple[Hypothesis, str, str]] = []
-    for position, (target, confidence, statement, refs, decision, ending) in enumerate(specs):
-        events = _evidence(session, refs)
-        hypothesis = Hypothesis.objects.create(
-            analysis=analysis,
-            session=session,
-            position=position,
+    drafts = tuple(
+        HypothesisDraft(
             target=target,
             statement=statement,
             confidence=confidence,
+            evidence=tuple(event.pk for event in _evidence(session, refs)),
             termination_analysis=ending,
         )
-        HypothesisEvidence.objects.bulk_create(
-            HypothesisEvidence(hypothesis=hypothesis, event=event) for event in events
-        )
-        Hypothesis.objects.filter(pk=hypothesis.pk).update(created_at=at)
-        event_append(
-            session=session,
-            type=EventType.PSYCHOLOGIST_HYPOTHESIS_PROPOSED,
-            actor="psychologist",
-            payload={
-                "analysis": analysis.pk,
-                "hypothesis": hypothesis.pk,
-                "target": target,
-                "confidence": confidence,
-                "evidence": [e.pk for e in events],
-            },
-        )
-        if decision:
-            decisions.append((hypothesis, *decision))
-    event_append(
-        session=session,
-        type=EventType.PSYCHOLOGIST_ANALYSIS_COMPLETED,
-        actor="psychologist",
-        payload={
-            "analysis": analysis.pk,
-            "request": request.pk,
-            "tier": "light",
-            "iterations": analysis.iterations,
-            "cost_micro_usd": analysis.cost_micro_usd,
-            "hypotheses": len(specs),
-        },
+        for target, confidence, statement, refs, _decision, ending in specs
     )
+    hypotheses = analysis_hypotheses_store(request=request, analysis=analysis, drafts=drafts)
+    Hypothesis.objects.filter(pk__in=[h.pk for h in hypotheses]).update(created_at=at)
     # Decided later, the way a counselor decides: the service, its event, the anamnesis.
-    for hypothesis, status, username in decisions:
+    for hypothesis, spec in zip(hypotheses, specs, strict=True):
+        if not spec[4]:
+            continue
+        status, username = spec[4]
         decide = hypothesis_accept if status == "accepted" else hypothesis_dismiss
         decide(hypothesis=hypothesis, by=counselors[username])
 

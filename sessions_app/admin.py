@@ -377,6 +377,8 @@ class FlowGuardAdmin(admin.ModelAdmin):
     list_display = ("code", "step", "trigger_slot", "trigger_value", "required_slots")
     list_select_related = ("step__flow",)
     search_fields = ("code", "step__code", "step__flow__code")
+    # A select of every step would read each step's flow for its label: a query per step.
+    autocomplete_fields = ("step",)
 
 
 @admin.register(CrisisResource)

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 
 from sessions_app.access import SessionAction, session_for, session_require
 from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
-from sessions_app.api.serializers import StrictSerializer
+from sessions_app.api.serializers import MessageFieldsOutput, StrictSerializer
 from sessions_app.engine import services as graph
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline
@@ -30,14 +30,7 @@ _WRITE_ERRORS = errors(
 )
 
 
-class MessageNodeOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    parent_id = serializers.IntegerField(allow_null=True)
-    workline_id = serializers.IntegerField(allow_null=True)
-    role = serializers.CharField()
-    kind = serializers.CharField()
-    text = serializers.CharField()
-    createdAt = serializers.DateTimeField(source="created_at")
+class MessageNodeOutput(MessageFieldsOutput):
     children = serializers.ListField(child=serializers.IntegerField())
 
 

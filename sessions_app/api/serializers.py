@@ -241,16 +241,21 @@ def _without_keys(value: Any, names: frozenset[str]) -> Any:
     return value
 
 
-class MessageExportOutput(serializers.Serializer):
+class MessageFieldsOutput(serializers.Serializer):
+    """A message as every read of the tree shows it; the tree and the export add their own."""
+
     id = serializers.IntegerField()
     parent_id = serializers.IntegerField(allow_null=True)
     workline_id = serializers.IntegerField(allow_null=True)
     role = serializers.CharField()
     kind = serializers.CharField()
     text = serializers.CharField()
+    createdAt = serializers.DateTimeField(source="created_at")
+
+
+class MessageExportOutput(MessageFieldsOutput):
     modality = serializers.CharField()
     attachment = serializers.SerializerMethodField()
-    createdAt = serializers.DateTimeField(source="created_at")
 
     def get_attachment(self, message: Any) -> str | None:
         return message.attachment.name or None

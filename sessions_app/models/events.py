@@ -11,11 +11,7 @@ from django.utils import timezone
 
 from sessions_app.models.sessions import AskSession
 
-__all__ = [
-    "AppendOnlyError",
-    "SessionEvent",
-    "SessionEventQuerySet",
-]
+__all__ = ["AppendOnlyError", "SessionEvent", "SessionEventQuerySet"]
 
 
 class AppendOnlyError(RuntimeError):

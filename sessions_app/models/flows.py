@@ -8,12 +8,7 @@ from django.db.models import Q
 
 from sessions_app.models.base import CONVERSATION_VARIABLE_KEY_MAX, validate_string_list
 
-__all__ = [
-    "FLOW_CODE_MAX",
-    "Flow",
-    "FlowGuard",
-    "FlowStep",
-]
+__all__ = ["FLOW_CODE_MAX", "Flow", "FlowGuard", "FlowStep"]
 
 FLOW_CODE_MAX = 40
 

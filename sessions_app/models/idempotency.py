@@ -6,9 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-__all__ = [
-    "IdempotencyRecord",
-]
+__all__ = ["IdempotencyRecord"]
 
 
 class IdempotencyRecord(models.Model):

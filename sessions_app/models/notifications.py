@@ -10,10 +10,7 @@ from django.utils import timezone
 from sessions_app.models.base import in_choices
 from sessions_app.models.sessions import AskSession
 
-__all__ = [
-    "Notification",
-    "NotificationKind",
-]
+__all__ = ["Notification", "NotificationKind"]
 
 
 class NotificationKind(models.TextChoices):

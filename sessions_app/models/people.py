@@ -12,11 +12,7 @@ from django.db.models import Q
 
 from sessions_app.models.base import validate_timezone
 
-__all__ = [
-    "CaseloadAssignment",
-    "UserProfile",
-    "profile_zone",
-]
+__all__ = ["CaseloadAssignment", "UserProfile", "profile_zone"]
 
 
 class UserProfile(models.Model):

@@ -9,10 +9,7 @@ from django.db.models import Q
 
 from sessions_app.models.base import in_choices
 
-__all__ = [
-    "CrisisResource",
-    "ResourceLanguage",
-]
+__all__ = ["CrisisResource", "ResourceLanguage"]
 
 
 class ResourceLanguage(models.TextChoices):

@@ -9,10 +9,7 @@ from django.utils import timezone
 from sessions_app.models.base import in_choices
 from sessions_app.models.sessions import AskSession
 
-__all__ = [
-    "SandboxProvider",
-    "SandboxSession",
-]
+__all__ = ["SandboxProvider", "SandboxSession"]
 
 
 class SandboxProvider(models.TextChoices):

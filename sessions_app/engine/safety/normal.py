@@ -125,6 +125,12 @@ class _Buf:
             self.starts.append(start)
             self.ends.append(end)
 
+    def copy(self, view: View, start: int, end: int | None = None) -> None:
+        """Keep `view[start:end]` as it is."""
+        self.chars.extend(view.text[start:end])
+        self.starts.extend(view.starts[start:end])
+        self.ends.extend(view.ends[start:end])
+
     def view(self) -> View:
         return View("".join(self.chars), tuple(self.starts), tuple(self.ends))
 
@@ -135,9 +141,7 @@ def _rebuild(view: View, pieces: Iterable[tuple[int, int, str]]) -> View:
     buf = _Buf()
     pos = 0
     for start, end, new in pieces:
-        buf.chars.extend(view.text[pos:start])
-        buf.starts.extend(view.starts[pos:start])
-        buf.ends.extend(view.ends[pos:start])
+        buf.copy(view, pos, start)
         old = end - start
         for j, ch in enumerate(new):
             if old:
@@ -149,9 +153,7 @@ def _rebuild(view: View, pieces: Iterable[tuple[int, int, str]]) -> View:
                 anchor = view.ends[start - 1] if start else 0
                 buf.add(ch, anchor, anchor)
         pos = end
-    buf.chars.extend(view.text[pos:])
-    buf.starts.extend(view.starts[pos:])
-    buf.ends.extend(view.ends[pos:])
+    buf.copy(view, pos)
     return buf.view()
 
 
@@ -262,18 +264,8 @@ def _squeeze(view: View, pattern: re.Pattern[str]) -> View:
     pieces = [(m.start(), m.end(), m.group(1)) for m in pattern.finditer(view.text)]
     if not pieces:
         return view
-    buf = _Buf()
-    pos = 0
-    for start, end, ch in pieces:
-        buf.chars.extend(view.text[pos:start])
-        buf.starts.extend(view.starts[pos:start])
-        buf.ends.extend(view.ends[pos:start])
-        buf.add(ch, view.starts[start], view.ends[end - 1])
-        pos = end
-    buf.chars.extend(view.text[pos:])
-    buf.starts.extend(view.starts[pos:])
-    buf.ends.extend(view.ends[pos:])
-    return buf.view()
+    # One character for each match, mapped onto all the characters it stands for.
+    return _rebuild(view, pieces)
 
 
 def _delete(view: View, chars: str) -> View:

@@ -9,6 +9,7 @@ from django.db.models import Q
 
 # The LLM layer's tables belong to this app; importing them here registers them with it.
 from psychologist.llm.models import LLMAgent, LLMCall, LLMProviderName, ModelBinding  # noqa: F401
+from sessions_app.models import in_choices
 
 
 class AnalysisRequest(models.Model):
@@ -47,6 +48,7 @@ class AnalysisRequest(models.Model):
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["session", "-created_at"], name="analysis_req_session_idx")]
         constraints = [
+            # The Meta cannot see the enums above it: their values, written out.
             models.CheckConstraint(
                 condition=Q(status__in=["pending", "running", "done", "failed"]),
                 name="analysis_request_status_valid",
@@ -125,13 +127,8 @@ class Analysis(models.Model):
                 condition=Q(superseded=False),
                 name="analysis_one_current_per_session",
             ),
-            models.CheckConstraint(
-                condition=Q(tier__in=AnalysisTier.values), name="analysis_tier_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(termination_cause__in=TerminationCause.values),
-                name="analysis_termination_cause_valid",
-            ),
+            in_choices("tier", AnalysisTier, "analysis_tier_valid"),
+            in_choices("termination_cause", TerminationCause, "analysis_termination_cause_valid"),
             models.CheckConstraint(
                 condition=Q(superseded=False, superseded_at__isnull=True)
                 | Q(superseded=True, superseded_at__isnull=False),
@@ -196,12 +193,8 @@ class Hypothesis(models.Model):
                 condition=Q(confidence__gte=0, confidence__lte=CONFIDENCE_MAX),
                 name="hypothesis_confidence_0_100",
             ),
-            models.CheckConstraint(
-                condition=Q(target__in=HypothesisTarget.values), name="hypothesis_target_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(status__in=HypothesisStatus.values), name="hypothesis_status_valid"
-            ),
+            in_choices("target", HypothesisTarget, "hypothesis_target_valid"),
+            in_choices("status", HypothesisStatus, "hypothesis_status_valid"),
             models.CheckConstraint(
                 condition=Q(status=HypothesisStatus.PROPOSED, decided_at__isnull=True)
                 | (~Q(status=HypothesisStatus.PROPOSED) & Q(decided_at__isnull=False)),

@@ -8,6 +8,23 @@ finding)."""
 
 from __future__ import annotations
 
+# Words after which "off" is the verb ("gonna off myself"): lookbehinds, so that the word can
+# also be the end of an intent ("{INTENT} {KILLME}").
+_OFF_VERB_BEFORE = (
+    "to",
+    "gonna",
+    "gunna",
+    "wanna",
+    "will",
+    "i'll",
+    "just",
+    "should",
+    "could",
+    "might",
+    "would",
+    "gotta",
+    "finally",
+)
 MACROS = {
     # What a person wants / is about to do.
     "WANT": r"(?:want|wanna|wan|wana|wish i could|would like|need|needed|wanted|wanting|want ?ed)",
@@ -20,7 +37,10 @@ MACROS = {
     ),
     "KILLME": (
         r"(?:kill|killing|kiling|kil) ?(?:my ?self|myslf|meself|mself|my self|myself)"
-        r"|kms|unalive (?:my ?self|me)|unaliving (?:my ?self)|off (?:my ?self)|offing (?:my ?self)"
+        r"|kms|unalive (?:my ?self|me)|unaliving (?:my ?self)|offing (?:my ?self)"
+        # "off myself" keys as "of myself": only after a word that makes "off" the verb, so
+        # "proud of myself" and "sick of myself" stay what they are.
+        r"|(?:" + "|".join(f"(?<=\\b{word} )" for word in _OFF_VERB_BEFORE) + r")off (?:my ?self)"
         r"|top (?:my ?self)|do myself in|self[- ]?delete|delete myself|end (?:my|my own) life"
         r"|ending (?:my|my own) life|take (?:my|my own) life|taking (?:my|my own) life"
         r"|end it all|ending it all|commit suicide|commit sudoku|commit die|sewerslide"
@@ -1780,3 +1800,17 @@ FUZZY = [
     "possessions", "belongings", "stockpiling", "tomorrow", "bridge", "building", "balcony",
     "anyone", "nobody", "yourself", "wanna", "breathing", "wake", "asleep", "future",
 ]  # fmt: skip
+
+NEGATIVES.extend(
+    [
+        (
+            # Hope said with a negation: "it's not as hopeless as I thought", "not hopeless".
+            "negation",
+            (
+                r"\b(?:not|isn't|isnt|wasn't|wasnt|never|less|no longer|nothing is|nothing's) "
+                r"(?:(?:as|so|that|too|completely|totally|entirely|really|quite|at all) )?"
+                r"(?:hopeless|pointless|meaningless)\b"
+            ),
+        ),
+    ]
+)

@@ -62,6 +62,8 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The staff pages' language switcher posts here (Django's set_language: a cookie).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("insights/", include("insights.urls")),
     path("insights/", include("psychologist.page_urls")),
     path("", include("sessions_app.page_urls")),

@@ -23,6 +23,7 @@ from sessions_app.models import (
     RiskLevel,
     SessionType,
     TriggerSource,
+    UserProfile,
     validate_conversation_variables,
 )
 from sessions_app.privacy import CLIENT_MAX_PRIVACY, P3_FIELDS, SESSION_FIELD_PRIVACY, Privacy
@@ -310,6 +311,20 @@ class SessionCreateInput(StrictSerializer):
         min_value=1, max_value=INT64_MAX, required=False, allow_null=True
     )
     agent_origin = serializers.ChoiceField(choices=AgentOrigin.choices, required=False)
+
+
+class ProfileOutput(serializers.Serializer):
+    """The caller's own profile as the client app reads it."""
+
+    display_name = serializers.CharField()
+    locale = serializers.ChoiceField(choices=UserProfile.Locale.choices)
+    time_zone = serializers.CharField()
+
+
+class ProfilePatchInput(StrictSerializer):
+    min_fields = 1
+
+    locale = serializers.ChoiceField(choices=UserProfile.Locale.choices, required=False)
 
 
 class SessionPatchInput(StrictSerializer):

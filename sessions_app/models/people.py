@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from sessions_app.models.base import validate_timezone
 
@@ -16,11 +17,18 @@ from sessions_app.models.base import validate_timezone
 class UserProfile(models.Model):
     """What Naisei knows about a client between sessions."""
 
+    class Locale(models.TextChoices):
+        """The languages the product speaks to a client in (SPEC §3)."""
+
+        EN = "en", "English"
+        RU = "ru", "Русский"
+        ZH = "zh", "中文"
+
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
     display_name = models.CharField(max_length=80, blank=True, default="")
-    locale = models.CharField(max_length=8, default="en")
+    locale = models.CharField(max_length=8, choices=Locale.choices, default=Locale.EN)
     observed_patterns = models.JSONField(default=list, blank=True)
     accepted_hypotheses = models.JSONField(default=list, blank=True)
     session_count = models.PositiveIntegerField(default=0)
@@ -48,8 +56,25 @@ class UserProfile(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(locale__in=["en", "ru", "zh"]), name="profile_locale_known"
+            )
+        ]
+
     def __str__(self) -> str:
         return f"Profile of {self.user}"
+
+    @classmethod
+    def locale_from_accept_language(cls, header: str) -> str | None:
+        """The first language of an `Accept-Language` header that Naisei speaks, by its primary
+        subtag (`ru-RU` → `ru`, `zh-Hant-TW` → `zh`); None when it names none of them."""
+        for language, _quality in parse_accept_lang_header(header or ""):
+            primary = language.split("-")[0].lower()
+            if primary in cls.Locale.values:
+                return primary
+        return None
 
     @staticmethod
     def entry_text(entry: Any) -> str:

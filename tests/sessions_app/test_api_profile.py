@@ -45,9 +45,7 @@ def test_a_first_sign_in_creates_the_profile_in_the_language_accept_language_nam
 def test_a_first_session_of_a_client_without_a_profile_starts_in_its_accept_language(
     charlie, api_as
 ):
-    response = api_as(charlie).post(
-        SESSIONS, {}, format="json", HTTP_ACCEPT_LANGUAGE="zh-CN"
-    )
+    response = api_as(charlie).post(SESSIONS, {}, format="json", HTTP_ACCEPT_LANGUAGE="zh-CN")
     assert response.status_code == 201, response.content
     assert UserProfile.objects.get(user=charlie).locale == "zh"
     assert AskSession.objects.get(pk=response.json()["_id"]).locale == "zh"

@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 from django.db import connection
+from django.utils import translation
 
 from tests import factories
 
@@ -30,6 +31,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A request in another language leaves it active in the thread (LocaleMiddleware does not
+    reset it): the next test starts in the default language again."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

@@ -428,6 +428,7 @@ def abandoned_rate(sessions: QuerySet[AskSession], *, now: datetime, days: int =
         kind="line",
         unit="%",
         labels=[_label(d) for d in span],
+        # xgettext:no-python-format
         series=[{"label": _("Abandoned (% of ended)"), "data": data}],
         summary=ngettext(
             "%(rate)s%% abandoned (%(abandoned)d of %(ended)d ended)",

@@ -15,7 +15,7 @@ LOG_LEVEL=WARNING "$PY" manage.py makemessages -v 0 -l en -l ru -l zh_Hans --no-
 
 [ "${1:-}" = "--update" ] && exit 0
 
-if ! git diff --exit-code -I 'POT-Creation-Date' --stat -- locale/; then
+if ! git diff --exit-code -I 'POT-Creation-Date' -- locale/; then
   echo "locale/ is not what makemessages makes: run scripts/check_messages.sh --update," >&2
   echo "translate the new strings (ru, zh_Hans) and commit the catalogs." >&2
   exit 1

@@ -39,10 +39,22 @@ class StaffAuthenticationForm(AuthenticationForm):
 
 
 AGENT_TEMPLATE_PREFIX = "agent:"
+# The built-in agents' names on the page; the model keeps its English labels, which are stored
+# in each session's agent snapshot.
+AGENT_LABELS = {
+    AgentKey.CBT_SPECIALIST: _("CBT specialist"),
+    AgentKey.EMOTION_ADVISOR: _("Emotion advisor"),
+    AgentKey.BEHAVIOR_COACH: _("Behavior coach"),
+    AgentKey.CRISIS_INTERVENTIONIST: _("Crisis interventionist"),
+}
 
 
 def _agent_choices() -> list[tuple[str, str]]:
-    builtin = [(key, label) for key, label in AgentKey.choices if key != AgentKey.CUSTOM_ROLE]
+    builtin = [
+        (key, AGENT_LABELS.get(key, label))
+        for key, label in AgentKey.choices
+        if key != AgentKey.CUSTOM_ROLE
+    ]
     # A test client may use templates (and the built-in defaults), never someone's own agent.
     templates = AskAgent.objects.filter(origin=AgentOrigin.ORG_TEMPLATE).order_by("name")
     return builtin + [

@@ -10,8 +10,10 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+
+from sessions_app.models import SessionStatus
 
 register = template.Library()
 
@@ -54,15 +56,23 @@ def engine_label(provider: Any) -> str:
     return str(ENGINE_LABELS.get(str(provider or ""), str(provider)))
 
 
+# Django's date format letters, so weekday and month names come in the page's language, in
+# each language's order: `Mon 2 Mar, 14:05`, `Пн, 2 марта, 14:05`, `3月2日 星期一 14:05`.
+DAY_LAYOUTS = {
+    "en": ("D j M, H:i", "D j M Y, H:i"),
+    "ru": ("D, j E, H:i", "D, j E Y, H:i"),
+    "zh": ("n月j日 D H:i", "Y年n月j日 D H:i"),
+}
+
+
 @register.filter
 def day(moment: Any) -> str:
     """A date as a busy reader wants it: `Mon 2 Mar, 14:05`, with the year when not this year."""
     if moment is None:
         return ""
     local = timezone.localtime(moment)
-    # Django's date format letters, so weekday and month names come in the page's language.
-    layout = "D j M, H:i" if local.year == timezone.localtime().year else "D j M Y, H:i"
-    return date_format(local, layout)
+    this_year, other_year = DAY_LAYOUTS.get((get_language() or "en")[:2], DAY_LAYOUTS["en"])
+    return date_format(local, this_year if local.year == timezone.localtime().year else other_year)
 
 
 @register.filter
@@ -193,6 +203,27 @@ SAID_LABELS = {
 def said_label(message: Any) -> str:
     kind = message.payload.get("kind") if isinstance(message.payload, dict) else None
     return kind_label(kind or message.kind)
+
+
+MOOD_LABELS = {
+    "declining": gettext_lazy("declining"),
+    "stable": gettext_lazy("stable"),
+    "improving": gettext_lazy("improving"),
+}
+
+
+@register.filter
+def mood_label(mood: Any) -> str:
+    """The Analyst's `mood_delta` in the page's language; an unknown value as it is."""
+    text = str(mood or "")
+    return str(MOOD_LABELS.get(text, text))
+
+
+@register.filter
+def status_label(status: Any) -> str:
+    """A session status value as its label in the page's language (`completed` → "Completed")."""
+    text = str(status or "")
+    return str(SessionStatus(text).label) if text in SessionStatus.values else text
 
 
 @register.filter

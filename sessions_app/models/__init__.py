@@ -40,6 +40,7 @@ from sessions_app.models.notifications import (
 from sessions_app.models.people import (
     CaseloadAssignment,
     UserProfile,
+    locale_normalize,
     profile_zone,
 )
 from sessions_app.models.safety import (
@@ -114,6 +115,7 @@ __all__ = [
     "WorklineStatus",
     "default_modality_flags",
     "in_choices",
+    "locale_normalize",
     "profile_zone",
     "validate_conversation_variables",
     "validate_modality_flags",

@@ -1,5 +1,6 @@
-"""Migration 0014 folds the profile locales written before the check (issue 16) to en, ru or zh
-before the database starts refusing anything else."""
+"""Migration 0014 normalizes the profile locales written before the check (issue 16) — a tag of
+en, ru or zh keeps its region, anything else becomes en — before the database refuses other
+languages."""
 
 from __future__ import annotations
 
@@ -23,7 +24,16 @@ def test_old_locales_are_folded_to_their_language_or_english():
     apps = migrate(BEFORE)
     user_model = apps.get_model("auth", "User")
     profile_model = apps.get_model("sessions_app", "UserProfile")
-    written = {"a": "ru-RU", "b": "zh_Hans", "c": "ZH-tw", "d": "de", "e": "", "f": "en"}
+    written = {
+        "a": "ru-RU",
+        "b": "zh_Hans",
+        "c": "ZH-tw",
+        "d": "de",
+        "e": "",
+        "f": "en",
+        "g": "zh-Hant-TW",
+        "h": "ru_RU",
+    }
     for username, locale in written.items():
         user = user_model.objects.create(username=username)
         profile_model.objects.create(user=user, locale=locale)
@@ -31,6 +41,15 @@ def test_old_locales_are_folded_to_their_language_or_english():
         apps = migrate(AFTER)
         profiles = apps.get_model("sessions_app", "UserProfile").objects
         folded = dict(profiles.values_list("user__username", "locale"))
-        assert folded == {"a": "ru", "b": "zh", "c": "zh", "d": "en", "e": "en", "f": "en"}
+        assert folded == {
+            "a": "ru-RU",
+            "b": "zh",
+            "c": "zh-TW",
+            "d": "en",
+            "e": "en",
+            "f": "en",
+            "g": "zh-TW",
+            "h": "ru-RU",
+        }
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

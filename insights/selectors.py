@@ -387,7 +387,11 @@ def mood_trend(sessions: QuerySet[AskSession], *, now: datetime, days: int = 30)
         stacked=True,
         labels=[_label(d) for d in span],
         series=series,
-        summary=", ".join(f"{totals[m]} {str(MOOD_LABELS[m]).lower()}" for m in MOODS),
+        # Translators: one mood's count in the chart's summary, e.g. "3 declining".
+        summary=", ".join(
+            _("%(count)d %(mood)s") % {"count": totals[m], "mood": str(MOOD_LABELS[m]).lower()}
+            for m in MOODS
+        ),
         table_head=[_("Day"), *(str(MOOD_LABELS[m]) for m in MOODS)],
         table=[
             [_label(d), *(counts.get((d, m), 0) for m in MOODS)]

@@ -105,3 +105,19 @@ def test_the_error_pages_speak_the_readers_language(client):
     response = client.get("/no-such-page/", HTTP_ACCEPT_LANGUAGE="ru")
     assert response.status_code == 404
     assert "Не найдено" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("header", "texts"),
+    [
+        (
+            "ru",
+            ("Гипотезы", "Сессии с риском (L3/L4) за последние 30 дней", "0 сессий уровня L3/L4"),
+        ),
+        ("zh-CN", ("假设", "风险会话（L3/L4），最近 30 天", "0 个 L3/L4 会话")),
+    ],
+)
+def test_the_insights_page_and_its_charts_speak_the_readers_language(bob, header, texts):
+    html = signed_in(bob, HTTP_ACCEPT_LANGUAGE=header).get(reverse("insights:home")).content
+    for text in texts:
+        assert text in html.decode()

@@ -2,10 +2,12 @@
 switches the language with the switcher at the foot of home, a session page and the sandbox;
 each page comes back in that language (`<html lang>`, a known heading), logs no error or CSP
 violation and has no serious or critical axe-core finding. Screenshots of each page in each
-language go to docs/screenshots/."""
+language go to tests/artifacts/languages/; with DOCS_SCREENSHOTS=1 they refresh the committed
+set in docs/screenshots/ instead (a plain test run leaves the working tree as it was)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +17,12 @@ from playwright.sync_api import expect
 from sessions_app.management.commands import _demo_data as demo
 from sessions_app.models import AskSession
 from tests.browser.test_insights import demo_data, serious, sign_in  # noqa: F401 (a fixture)
+from tests.server import ARTIFACTS
 
 pytestmark = pytest.mark.usefixtures("browser_db")
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = DOCS if os.environ.get("DOCS_SCREENSHOTS") == "1" else ARTIFACTS / "languages"
 
 # (switcher value, <html lang>, the file name's language)
 LANGUAGES = (("ru", "ru", "ru"), ("zh-hans", "zh-hans", "zh"), ("en", "en", "en"))

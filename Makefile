@@ -12,7 +12,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help install run serve start test test-postgres lint format bench fuzz lock
+.PHONY: help install messages check-messages run serve start test test-postgres lint format bench fuzz lock
 
 help:
 	@echo "make run    install, migrate, load demo data, serve web + worker on http://$(HOST):$(PORT)"
@@ -20,6 +20,7 @@ help:
 	@echo "make lint   ruff check + format check + the import-linter layer contracts"
 	@echo "make bench  every benchmark in bench/"
 	@echo "make fuzz   schemathesis (every check) against a live server on a throw-away database"
+	@echo "make check-messages  the catalogs in locale/ hold every marked string, translated"
 
 $(BIN)/.installed: requirements.lock
 	@if [ -z "$(PY)" ]; then \
@@ -30,7 +31,20 @@ $(BIN)/.installed: requirements.lock
 	$(BIN)/python -m pip install --quiet -r requirements.lock
 	@touch $@
 
-install: $(BIN)/.installed
+install: $(BIN)/.installed messages
+
+# The .mo catalogs are built, never committed: GNU gettext's msgfmt compiles locale/'s .po files
+# (only ours: the venv's own catalogs are left alone). compilemessages skips an up-to-date one.
+messages: $(BIN)/.installed
+	@command -v msgfmt >/dev/null 2>&1 || { \
+		echo "Naisei's page translations need GNU gettext (msgfmt): apt-get install gettext," \
+			"brew install gettext, or your system's gettext package. Then run make again."; \
+		exit 1; }
+	@LOG_LEVEL=WARNING $(BIN)/python manage.py compilemessages -v 0 --ignore=.venv --ignore=node_modules
+
+# CI's "makemessages clean" (scripts/check_messages.sh); `--update` regenerates the catalogs.
+check-messages: install
+	scripts/check_messages.sh
 
 run: install
 	$(BIN)/python manage.py migrate --no-input

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.utils.csp import CSP
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import AllowAny
@@ -42,9 +43,9 @@ api_urlpatterns = [
     ),
 ]
 
-admin.site.site_header = "Naisei administration"
-admin.site.site_title = "Naisei admin"
-admin.site.index_title = "Sessions, people and the psychologist"
+admin.site.site_header = _("Naisei administration")
+admin.site.site_title = _("Naisei admin")
+admin.site.index_title = _("Sessions, people and the psychologist")
 
 urlpatterns = [
     # Probes for load balancers and orchestrators, outside /api/ (no auth, no schema).
@@ -62,6 +63,8 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The staff pages' language switcher posts here (Django's set_language: a cookie).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("insights/", include("insights.urls")),
     path("insights/", include("psychologist.page_urls")),
     path("", include("sessions_app.page_urls")),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from insights.selectors import Filters
 from psychologist.models import HypothesisStatus, HypothesisTarget
@@ -12,23 +13,27 @@ from psychologist.models import HypothesisStatus, HypothesisTarget
 
 class InsightsFilterForm(forms.Form):
     status = forms.ChoiceField(
-        required=False, choices=[("", "Any status"), *HypothesisStatus.choices]
+        label=_("Status"),
+        required=False,
+        choices=[("", _("Any status")), *HypothesisStatus.choices],
     )
     target = forms.ChoiceField(
-        required=False, choices=[("", "Any target"), *HypothesisTarget.choices]
+        label=_("Target"),
+        required=False,
+        choices=[("", _("Any target")), *HypothesisTarget.choices],
     )
     date_from = forms.DateField(
-        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"})
     )
     date_to = forms.DateField(
-        required=False, label="To", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=_("To"), widget=forms.DateInput(attrs={"type": "date"})
     )
-    client = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
+    client = forms.TypedChoiceField(label=_("Client"), required=False, coerce=int, empty_value=None)
 
     def __init__(self, *args: Any, clients: list[Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["client"].choices = [
-            ("", "Every client"),
+            ("", _("Every client")),
             *((c.pk, c.get_full_name() or c.get_username()) for c in clients),
         ]
 

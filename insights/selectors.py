@@ -31,6 +31,8 @@ from django.db.models import (
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from psychologist.models import (
     Analysis,
@@ -47,6 +49,11 @@ from sessions_app.models import AskSession, SessionEvent
 
 RISK_LEVELS = ("L3", "L4")
 MOODS = ("declining", "stable", "improving")
+MOOD_LABELS = {
+    "declining": gettext_lazy("Declining"),
+    "stable": gettext_lazy("Stable"),
+    "improving": gettext_lazy("Improving"),
+}
 HYPOTHESES_MAX = 200
 LIST_MAX = 20
 FOLLOW_UP_AHEAD = timedelta(days=14)
@@ -287,12 +294,18 @@ def risk_sessions_per_day(
     total = sum(data)
     return Chart(
         id="risk",
-        title=f"Risk sessions (L3/L4), last {days} days",
+        title=ngettext(
+            "Risk sessions (L3/L4), last %(days)d day",
+            "Risk sessions (L3/L4), last %(days)d days",
+            days,
+        )
+        % {"days": days},
         kind="bar",
         labels=[_label(d) for d in span],
-        series=[{"label": "Sessions at L3/L4", "data": data}],
-        summary=f"{total} session{'s' if total != 1 else ''} at L3/L4",
-        table_head=["Day", "Sessions at L3/L4"],
+        series=[{"label": _("Sessions at L3/L4"), "data": data}],
+        summary=ngettext("%(count)d session at L3/L4", "%(count)d sessions at L3/L4", total)
+        % {"count": total},
+        table_head=[_("Day"), _("Sessions at L3/L4")],
         table=[[_label(d), n] for d, n in zip(span, data, strict=True) if n],
     )
 
@@ -314,15 +327,19 @@ def cbt_techniques(sessions: QuerySet[AskSession], *, now: datetime, days: int =
     averages = [round(statistics.fmean(ratings[n]), 2) if ratings[n] else None for n in top]
     return Chart(
         id="cbt",
-        title=f"CBT techniques, last {days} days",
+        title=ngettext(
+            "CBT techniques, last %(days)d day", "CBT techniques, last %(days)d days", days
+        )
+        % {"days": days},
         kind="combo",
         labels=top,
         series=[
-            {"label": "Sessions", "data": [used[n] for n in top]},
-            {"label": "Average satisfaction (1–5)", "data": averages, "axis": "right"},
+            {"label": _("Sessions"), "data": [used[n] for n in top]},
+            {"label": _("Average satisfaction (1–5)"), "data": averages, "axis": "right"},
         ],
-        summary=f"{len(used)} technique{'s' if len(used) != 1 else ''} in use",
-        table_head=["Technique", "Sessions", "Average satisfaction"],
+        summary=ngettext("%(count)d technique in use", "%(count)d techniques in use", len(used))
+        % {"count": len(used)},
+        table_head=[_("Technique"), _("Sessions"), _("Average satisfaction")],
         table=[
             [n, used[n], "—" if a is None else f"{a:.1f}"]
             for n, a in zip(top, averages, strict=True)
@@ -350,19 +367,32 @@ def mood_trend(sessions: QuerySet[AskSession], *, now: datetime, days: int = 30)
     counts = {(day, mood): n for day, mood, n in rows}
     span = _days(now, days)
     series = [
-        {"label": mood.capitalize(), "mood": mood, "data": [counts.get((d, mood), 0) for d in span]}
+        {
+            "label": str(MOOD_LABELS[mood]),
+            "mood": mood,
+            "data": [counts.get((d, mood), 0) for d in span],
+        }
         for mood in MOODS
     ]
     totals = {s["mood"]: sum(s["data"]) for s in series}
     return Chart(
         id="mood",
-        title=f"Mood across sessions, last {days} days",
+        title=ngettext(
+            "Mood across sessions, last %(days)d day",
+            "Mood across sessions, last %(days)d days",
+            days,
+        )
+        % {"days": days},
         kind="bar",
         stacked=True,
         labels=[_label(d) for d in span],
         series=series,
-        summary=", ".join(f"{totals[m]} {m}" for m in MOODS),
-        table_head=["Day", *(m.capitalize() for m in MOODS)],
+        # Translators: one mood's count in the chart's summary, e.g. "3 declining".
+        summary=", ".join(
+            _("%(count)d %(mood)s") % {"count": totals[m], "mood": str(MOOD_LABELS[m]).lower()}
+            for m in MOODS
+        ),
+        table_head=[_("Day"), *(str(MOOD_LABELS[m]) for m in MOODS)],
         table=[
             [_label(d), *(counts.get((d, m), 0) for m in MOODS)]
             for d in span
@@ -395,13 +425,22 @@ def abandoned_rate(sessions: QuerySet[AskSession], *, now: datetime, days: int =
     rate = round(100 * abandoned / ended, 1) if ended else 0.0
     return Chart(
         id="abandoned",
-        title=f"Abandoned sessions, last {days} days",
+        title=ngettext(
+            "Abandoned sessions, last %(days)d day", "Abandoned sessions, last %(days)d days", days
+        )
+        % {"days": days},
         kind="line",
         unit="%",
         labels=[_label(d) for d in span],
-        series=[{"label": "Abandoned (% of ended)", "data": data}],
-        summary=f"{rate:g}% abandoned ({abandoned} of {ended} ended)",
-        table_head=["Day", "Ended", "Abandoned", "Rate"],
+        # xgettext:no-python-format
+        series=[{"label": _("Abandoned (% of ended)"), "data": data}],
+        summary=ngettext(
+            "%(rate)s%% abandoned (%(abandoned)d of %(ended)d ended)",
+            "%(rate)s%% abandoned (%(abandoned)d of %(ended)d ended)",
+            ended,
+        )
+        % {"rate": f"{rate:g}", "abandoned": abandoned, "ended": ended},
+        table_head=[_("Day"), _("Ended"), _("Abandoned"), _("Rate")],
         table=[
             [_label(d), by_day[d][0], by_day[d][1], f"{data[i]:g}%"]
             for i, d in enumerate(span)
@@ -411,11 +450,11 @@ def abandoned_rate(sessions: QuerySet[AskSession], *, now: datetime, days: int =
 
 
 AGENT_LABELS = {
-    LLMAgent.ANALYST: "Analyst",
-    LLMAgent.NARRATOR: "Narrator",
-    LLMAgent.SUMMARIZER: "Summarizer",
-    LLMAgent.PSYCHOLOGIST: "Psychologist · heavy",
-    LLMAgent.PSYCHOLOGIST_LIGHT: "Psychologist · light",
+    LLMAgent.ANALYST: gettext_lazy("Analyst"),
+    LLMAgent.NARRATOR: gettext_lazy("Narrator"),
+    LLMAgent.SUMMARIZER: gettext_lazy("Summarizer"),
+    LLMAgent.PSYCHOLOGIST: gettext_lazy("Psychologist · heavy"),
+    LLMAgent.PSYCHOLOGIST_LIGHT: gettext_lazy("Psychologist · light"),
 }
 
 
@@ -437,7 +476,7 @@ def llm_cost_per_day(sessions: QuerySet[AskSession], *, now: datetime, days: int
     agents = [a for a in AGENT_LABELS if calls[a]]
     series = [
         {
-            "label": AGENT_LABELS[a],
+            "label": str(AGENT_LABELS[a]),
             "data": [round(cost.get((d, a), 0) / 1_000_000, 4) for d in span],
         }
         for a in agents
@@ -445,17 +484,25 @@ def llm_cost_per_day(sessions: QuerySet[AskSession], *, now: datetime, days: int
     total = sum(cost.values()) / 1_000_000
     return Chart(
         id="cost",
-        title=f"LLM cost per day by agent and tier, last {days} days",
+        title=ngettext(
+            "LLM cost per day by agent and tier, last %(days)d day",
+            "LLM cost per day by agent and tier, last %(days)d days",
+            days,
+        )
+        % {"days": days},
         kind="bar",
         stacked=True,
         unit="$",
         labels=[_label(d) for d in span],
         series=series,
-        summary=f"${total:.4f} over {sum(calls.values())} calls",
-        table_head=["Agent", "Calls", "Cost"],
+        summary=ngettext(
+            "%(cost)s over %(calls)d call", "%(cost)s over %(calls)d calls", sum(calls.values())
+        )
+        % {"cost": f"${total:.4f}", "calls": sum(calls.values())},
+        table_head=[_("Agent"), _("Calls"), _("Cost")],
         table=[
             [
-                AGENT_LABELS[a],
+                str(AGENT_LABELS[a]),
                 calls[a],
                 f"${sum(v for (_, ag), v in cost.items() if ag == a) / 1_000_000:.4f}",
             ]
@@ -488,17 +535,27 @@ def time_to_claim(sessions: QuerySet[AskSession], *, now: datetime, days: int = 
     median = statistics.median(minutes) if minutes else None
     return Chart(
         id="claim",
-        title=f"Time from crisis alert to claim, last {days} days",
+        title=ngettext(
+            "Time from crisis alert to claim, last %(days)d day",
+            "Time from crisis alert to claim, last %(days)d days",
+            days,
+        )
+        % {"days": days},
         kind="bar",
-        unit="min",
+        unit=_("min"),
         labels=labels,
-        series=[{"label": "Minutes to claim", "data": minutes}],
+        series=[{"label": _("Minutes to claim"), "data": minutes}],
         summary=(
-            f"median {median:g} min over {len(minutes)} claim{'s' if len(minutes) != 1 else ''}"
+            ngettext(
+                "median %(median)s min over %(count)d claim",
+                "median %(median)s min over %(count)d claims",
+                len(minutes),
+            )
+            % {"median": f"{median:g}", "count": len(minutes)}
             if median is not None
-            else "no claims"
+            else _("no claims")
         ),
-        table_head=["Claimed", "Client", "Minutes"],
+        table_head=[_("Claimed"), _("Client"), _("Minutes")],
         table=[
             [label, who, f"{m:g}"]
             for label, m, (_, _, who) in zip(labels, minutes, claims, strict=True)

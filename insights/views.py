@@ -12,6 +12,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from insights import selectors
@@ -31,7 +32,7 @@ def reviewer_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not session_allows(request.user, SessionAction.ANALYSE):
-            raise Http404("No such page.")
+            raise Http404(_("No such page."))
         return view(request, *args, **kwargs)
 
     return wrapped

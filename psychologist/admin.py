@@ -8,6 +8,8 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, ngettext_lazy
 
 from psychologist import services
 from psychologist.models import (
@@ -57,6 +59,19 @@ class LLMCallAdmin(NoWrites, admin.ModelAdmin):
     date_hierarchy = "created_at"
 
 
+# The admin actions' reports, singular and plural (ngettext picks by the count decided).
+ACCEPTED = ngettext_lazy(
+    "%(done)d accepted; %(skipped)d skipped (no longer proposed).",
+    "%(done)d accepted; %(skipped)d skipped (no longer proposed).",
+    "done",
+)
+DISMISSED = ngettext_lazy(
+    "%(done)d dismissed; %(skipped)d skipped (no longer proposed).",
+    "%(done)d dismissed; %(skipped)d skipped (no longer proposed).",
+    "done",
+)
+
+
 class ReadOnlyAdmin(NoWrites, CounselorScopedAdmin):
     """The psychologist's records change only through services, which append their events;
     the admin shows them and acts on them through actions, never by editing a row."""
@@ -65,7 +80,7 @@ class ReadOnlyAdmin(NoWrites, CounselorScopedAdmin):
         return role_of(request.user) in {Role.COUNSELOR, Role.OPS}
 
     @admin.action(
-        description="Reanalyse the sessions of the selected rows", permissions=["analyse"]
+        description=_("Reanalyse the sessions of the selected rows"), permissions=["analyse"]
     )
     def reanalyse(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         sessions = AskSession.objects.filter(pk__in=queryset.values("session_id"))
@@ -77,7 +92,13 @@ class ReadOnlyAdmin(NoWrites, CounselorScopedAdmin):
             except ApplicationError:
                 refused += 1
         self.message_user(
-            request, f"{requested} reanalysis requested; {refused} refused (active or deleted)."
+            request,
+            ngettext(
+                "%(requested)d reanalysis requested; %(refused)d refused (active or deleted).",
+                "%(requested)d reanalysis requested; %(refused)d refused (active or deleted).",
+                requested,
+            )
+            % {"requested": requested, "refused": refused},
         )
 
 
@@ -96,11 +117,11 @@ class EvidenceInline(ReadOnlyInline):
     def get_queryset(self, request: HttpRequest) -> QuerySet[HypothesisEvidence]:
         return super().get_queryset(request).select_related("event").order_by("event__seq")
 
-    @admin.display(description="Type")
+    @admin.display(description=_("Type"))
     def event_type(self, obj: HypothesisEvidence) -> str:
         return obj.event.type
 
-    @admin.display(description="Seq")
+    @admin.display(description=_("Seq"))
     def event_seq(self, obj: HypothesisEvidence) -> int:
         return obj.event.seq
 
@@ -146,20 +167,26 @@ class HypothesisAdmin(ReadOnlyAdmin):
     inlines = (EvidenceInline,)
     actions = ("accept", "dismiss", "reanalyse")
 
-    @admin.display(description="Statement")
+    @admin.display(description=_("Statement"))
     def short_statement(self, obj: Hypothesis) -> str:
         return obj.statement if len(obj.statement) <= 90 else obj.statement[:89] + "…"
 
-    @admin.action(description="Accept the selected proposed hypotheses", permissions=["analyse"])
+    @admin.action(description=_("Accept the selected proposed hypotheses"), permissions=["analyse"])
     def accept(self, request: HttpRequest, queryset: QuerySet[Hypothesis]) -> None:
-        self._decide(request, queryset, services.hypothesis_accept, "accepted")
+        self._decide(request, queryset, services.hypothesis_accept, ACCEPTED)
 
-    @admin.action(description="Dismiss the selected proposed hypotheses", permissions=["analyse"])
+    @admin.action(
+        description=_("Dismiss the selected proposed hypotheses"), permissions=["analyse"]
+    )
     def dismiss(self, request: HttpRequest, queryset: QuerySet[Hypothesis]) -> None:
-        self._decide(request, queryset, services.hypothesis_dismiss, "dismissed")
+        self._decide(request, queryset, services.hypothesis_dismiss, DISMISSED)
 
     def _decide(
-        self, request: HttpRequest, queryset: QuerySet[Hypothesis], decide: Any, verb: str
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Hypothesis],
+        decide: Any,
+        outcome: Any,
     ) -> None:
         done, skipped = 0, 0
         for hypothesis in queryset.select_related("session"):
@@ -168,7 +195,7 @@ class HypothesisAdmin(ReadOnlyAdmin):
                 done += 1
             except ApplicationError:
                 skipped += 1
-        self.message_user(request, f"{done} {verb}; {skipped} skipped (no longer proposed).")
+        self.message_user(request, outcome % {"done": done, "skipped": skipped})
 
 
 @admin.register(AnalysisRequest)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 # The LLM layer's tables belong to this app; importing them here registers them with it.
 from psychologist.llm.models import LLMAgent, LLMCall, LLMProviderName, ModelBinding  # noqa: F401
@@ -20,14 +21,14 @@ class AnalysisRequest(models.Model):
     """
 
     class TriggeredBy(models.TextChoices):
-        AUTO = "auto", "Session close"
-        MANUAL = "manual", "Manual reanalyse"
+        AUTO = "auto", _("Session close")
+        MANUAL = "manual", _("Manual reanalyse")
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", _("Pending")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
     session = models.ForeignKey(
         "sessions_app.AskSession", on_delete=models.CASCADE, related_name="analysis_requests"
@@ -64,8 +65,8 @@ class AnalysisRequest(models.Model):
 
 
 class AnalysisTier(models.TextChoices):
-    LIGHT = "light", "Light"
-    HEAVY = "heavy", "Heavy"
+    LIGHT = "light", _("Light")
+    HEAVY = "heavy", _("Heavy")
 
 
 class TerminationCause(models.TextChoices):
@@ -141,16 +142,16 @@ class Analysis(models.Model):
 
 
 class HypothesisTarget(models.TextChoices):
-    CLIENT = "client", "Client"
-    ANALYST = "analyst", "Analyst"
-    NARRATOR = "narrator", "Narrator"
-    FLOW = "flow", "Flow"
+    CLIENT = "client", _("Client")
+    ANALYST = "analyst", _("Analyst")
+    NARRATOR = "narrator", _("Narrator")
+    FLOW = "flow", _("Flow")
 
 
 class HypothesisStatus(models.TextChoices):
-    PROPOSED = "proposed", "Proposed"
-    ACCEPTED = "accepted", "Accepted"
-    DISMISSED = "dismissed", "Dismissed"
+    PROPOSED = "proposed", _("Proposed")
+    ACCEPTED = "accepted", _("Accepted")
+    DISMISSED = "dismissed", _("Dismissed")
 
 
 CONFIDENCE_MAX = 100

@@ -9,9 +9,10 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from insights.selectors import hypothesis_row
@@ -33,7 +34,8 @@ def _denied(exc: ApplicationError) -> Exception:
 def _back(request: HttpRequest) -> HttpResponse:
     target = request.POST.get("next", "")
     if url_has_allowed_host_and_scheme(target, {request.get_host()}):
-        return redirect(target)
+        # A plain redirect: `redirect()` would try a bare word as a URL name and answer 500.
+        return HttpResponseRedirect(target)
     return redirect("insights:home")
 
 
@@ -81,5 +83,5 @@ def session_reanalyse(request: HttpRequest, session_id: Any) -> HttpResponse:
             raise _denied(exc) from None
         messages.error(request, exc.detail)
     else:
-        messages.success(request, "Reanalysis requested: it shows under “Analyses running”.")
+        messages.success(request, _("Reanalysis requested: it shows under “Analyses running”."))
     return _back(request)

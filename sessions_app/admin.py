@@ -15,6 +15,7 @@ from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from sessions_app.models import (
     AskAgent,
@@ -143,7 +144,7 @@ class AskSessionAdmin(CounselorScopedAdmin):
     fieldsets = (
         (None, {"fields": ("id", "user", "dify_conversation_id", "session_title", "locale")}),
         (
-            "Schema: type and agent",
+            _("Schema: type and agent"),
             {
                 "fields": (
                     ("session_type", "trigger_source"),
@@ -156,7 +157,7 @@ class AskSessionAdmin(CounselorScopedAdmin):
             },
         ),
         (
-            "Schema: risk and outcome",
+            _("Schema: risk and outcome"),
             {
                 "fields": (
                     ("initial_risk_level", "final_risk_level", "intervention_triggered"),
@@ -167,7 +168,7 @@ class AskSessionAdmin(CounselorScopedAdmin):
             },
         ),
         (
-            "Counts and times",
+            _("Counts and times"),
             {
                 "fields": (
                     ("message_count", "audio_message_count", "attachment_count"),
@@ -178,9 +179,12 @@ class AskSessionAdmin(CounselorScopedAdmin):
                 )
             },
         ),
-        ("Counselor handoff", {"fields": ("handoff_reason", "handoff_counselor", "handoff_time")}),
         (
-            "Engine state",
+            _("Counselor handoff"),
+            {"fields": ("handoff_reason", "handoff_counselor", "handoff_time")},
+        ),
+        (
+            _("Engine state"),
             {
                 "classes": ("collapse",),
                 "fields": (
@@ -198,7 +202,7 @@ class AskSessionAdmin(CounselorScopedAdmin):
         ),
     )
 
-    @admin.display(description="Messages")
+    @admin.display(description=_("Messages"))
     def messages_link(self, obj: AskSession) -> str:
         if obj.pk is None:
             return "—"
@@ -233,7 +237,7 @@ class AskMessageAdmin(CounselorScopedAdmin):
     autocomplete_fields = ("session", "workline")
     raw_id_fields = ("parent",)
 
-    @admin.display(description="Text")
+    @admin.display(description=_("Text"))
     def short_text(self, obj: AskMessage) -> str:
         return obj.text if len(obj.text) <= 80 else f"{obj.text[:79]}…"
 
@@ -337,7 +341,7 @@ class FlowStepInline(admin.TabularInline):
     def get_queryset(self, request: HttpRequest) -> QuerySet[FlowStep]:
         return super().get_queryset(request).prefetch_related("guards")
 
-    @admin.display(description="guards")
+    @admin.display(description=_("guards"))
     def guard_codes(self, step: FlowStep) -> str:
         return ", ".join(guard.code for guard in step.guards.all()) or "—"
 
@@ -357,7 +361,7 @@ class FlowAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Flow]:
         return super().get_queryset(request).annotate(_steps=Count("steps"))
 
-    @admin.display(description="steps", ordering="_steps")
+    @admin.display(description=_("steps"), ordering="_steps")
     def step_count(self, flow: Flow) -> int:
         return flow._steps
 

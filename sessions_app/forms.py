@@ -6,12 +6,22 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 from sessions_app.access import pages_allowed
 from sessions_app.engine.flow_files import BUILTIN_FLOWS
 from sessions_app.engine.flows import SESSION_FLOW
 from sessions_app.errors import ApplicationError
-from sessions_app.models import AgentKey, AgentOrigin, AskAgent, CbtFocus, Flow, SandboxProvider
+from sessions_app.models import (
+    AgentKey,
+    AgentOrigin,
+    AskAgent,
+    CbtFocus,
+    Flow,
+    SandboxProvider,
+    UserProfile,
+)
 from sessions_app.sandbox import anthropic_available, script_parse
 
 
@@ -29,13 +39,28 @@ class StaffAuthenticationForm(AuthenticationForm):
 
 
 AGENT_TEMPLATE_PREFIX = "agent:"
+# The built-in agents' names on the page; the model keeps its English labels, which are stored
+# in each session's agent snapshot.
+AGENT_LABELS = {
+    AgentKey.CBT_SPECIALIST: _("CBT specialist"),
+    AgentKey.EMOTION_ADVISOR: _("Emotion advisor"),
+    AgentKey.BEHAVIOR_COACH: _("Behavior coach"),
+    AgentKey.CRISIS_INTERVENTIONIST: _("Crisis interventionist"),
+}
 
 
 def _agent_choices() -> list[tuple[str, str]]:
-    builtin = [(key, label) for key, label in AgentKey.choices if key != AgentKey.CUSTOM_ROLE]
+    builtin = [
+        (key, AGENT_LABELS.get(key, label))
+        for key, label in AgentKey.choices
+        if key != AgentKey.CUSTOM_ROLE
+    ]
     # A test client may use templates (and the built-in defaults), never someone's own agent.
     templates = AskAgent.objects.filter(origin=AgentOrigin.ORG_TEMPLATE).order_by("name")
-    return builtin + [(f"{AGENT_TEMPLATE_PREFIX}{a.pk}", f"Template: {a.name}") for a in templates]
+    return builtin + [
+        (f"{AGENT_TEMPLATE_PREFIX}{a.pk}", _("Template: %(name)s") % {"name": a.name})
+        for a in templates
+    ]
 
 
 def _flow_choices() -> list[tuple[str, str]]:
@@ -48,25 +73,27 @@ class SandboxStartForm(forms.Form):
     """What the counselor's test session is: agent, flow, focus, locale, who the test client
     pretends to be, and which provider answers."""
 
-    agent = forms.ChoiceField(label="Agent")
-    flow = forms.ChoiceField(label="Flow", initial=SESSION_FLOW)
+    agent = forms.ChoiceField(label=_("Agent"))
+    flow = forms.ChoiceField(label=_("Flow"), initial=SESSION_FLOW)
     cbt_focus = forms.ChoiceField(
-        label="CBT focus",
+        label=_("CBT focus"),
         required=False,
-        choices=[("", "Let the engine choose"), *CbtFocus.choices],
+        choices=[("", _("Let the engine choose")), *CbtFocus.choices],
     )
-    locale = forms.ChoiceField(label="Locale", choices=[("en", "English"), ("ru", "Русский")])
+    # The language the test client speaks: every language a real client's profile may have.
+    locale = forms.ChoiceField(label=_("Client language"), choices=UserProfile.Locale.choices)
     is_minor = forms.BooleanField(
-        label="The test client is a minor (activates require_guardian_consent)", required=False
+        label=_("The test client is a minor (activates require_guardian_consent)"),
+        required=False,
     )
-    provider = forms.ChoiceField(label="LLM provider", widget=forms.RadioSelect)
+    provider = forms.ChoiceField(label=_("LLM provider"), widget=forms.RadioSelect)
     script = forms.CharField(
-        label="Script (JSON)",
+        label=_("Script (JSON)"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false"}),
-        help_text="For the scripted provider: a list of recordings or a scenario file.",
+        help_text=_("For the scripted provider: a list of recordings or a scenario file."),
     )
-    script_file = forms.FileField(label="…or upload it", required=False)
+    script_file = forms.FileField(label=_("…or upload it"), required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -79,6 +106,10 @@ class SandboxStartForm(forms.Form):
         ]
         self.fields["provider"].choices = providers
         self.fields["provider"].initial = SandboxProvider.OFFLINE
+        # The page's language is the likeliest one to try first (`zh-hans` → `zh`).
+        page_language = (get_language() or "en").split("-")[0]
+        if page_language in UserProfile.Locale.values:
+            self.fields["locale"].initial = page_language
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -87,7 +118,7 @@ class SandboxStartForm(forms.Form):
         data["recordings"] = []
         if data.get("provider") == SandboxProvider.SCRIPTED:
             if not raw.strip():
-                self.add_error("script", "The scripted provider needs a script.")
+                self.add_error("script", _("The scripted provider needs a script."))
                 return data
             try:
                 data["recordings"] = script_parse(raw)

@@ -26,6 +26,7 @@ from sessions_app.models import (
     RiskLevel,
     SessionType,
     TriggerSource,
+    UserProfile,
 )
 from sessions_app.roles import Role, role_of
 
@@ -372,6 +373,31 @@ def session_anonymise(
             payload={"reason": reason, **scrubbed},
         )
     return first
+
+
+# --- profiles ----------------------------------------------------------------------------------
+
+
+def profile_ensure(*, user: Any, accept_language: str = "") -> UserProfile:
+    """The user's profile, created on first use with the first language its `Accept-Language`
+    names that Naisei speaks (else English). An existing profile is never changed here."""
+    profile = UserProfile.objects.filter(user=user).first()
+    if profile is not None:
+        return profile
+    locale = UserProfile.locale_from_accept_language(accept_language) or UserProfile.Locale.EN
+    # get_or_create: two first requests at once make one profile, the loser reads it.
+    profile, _ = UserProfile.objects.get_or_create(user=user, defaults={"locale": locale})
+    return profile
+
+
+def profile_update(*, profile: UserProfile, changes: dict[str, Any]) -> UserProfile:
+    """Apply validated `changes` (the locale); sending the same value again changes nothing."""
+    changed = [name for name, value in changes.items() if getattr(profile, name) != value]
+    for name in changed:
+        setattr(profile, name, changes[name])
+    if changed:
+        profile.save(update_fields=[*changed, "updated_at"])
+    return profile
 
 
 # --- notifications -----------------------------------------------------------------------------

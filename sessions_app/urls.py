@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from sessions_app.api import graph as api_graph
+from sessions_app.api import profile as api_profile
 from sessions_app.api import risk as api_risk
 from sessions_app.api import sessions as api
 from sessions_app.api import turns as api_turns
@@ -46,6 +47,7 @@ urlpatterns = [
     session_path("hand-back", api_workspace.SessionHandBackApi, "session-hand-back"),
     session_path("steer", api_workspace.SessionSteerApi, "session-steer"),
     path("ask/export", api.ExportApi.as_view(), name="export"),
+    path("profile", api_profile.ProfileApi.as_view(), name="profile"),
     path("notifications", api.NotificationListApi.as_view(), name="notification-list"),
     path(
         "notifications/<int:notification_id>/read",

@@ -14,6 +14,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
@@ -50,7 +52,7 @@ def staff_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not pages_allowed(request.user):
-            raise PermissionDenied("These pages are for counselors and clinical operations.")
+            raise PermissionDenied(_("These pages are for counselors and clinical operations."))
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -176,11 +178,11 @@ def session_detail(request: HttpRequest, session_id: Any) -> HttpResponse:
 def session_continue_from(request: HttpRequest, session_id: Any) -> HttpResponse:
     session = _session(request.user, session_id, write=True)
     if not session_may(request.user, session, SessionAction.CONTINUE_FROM):
-        raise PermissionDenied("Watching is read-only: your role may not move this session.")
+        raise PermissionDenied(_("Watching is read-only: your role may not move this session."))
     raw = request.POST.get("message_id", "")
     message = AskMessage.objects.filter(session=session, pk=raw if raw.isdigit() else 0).first()
     if message is None:
-        raise Http404("No such message in this session.")
+        raise Http404(_("No such message in this session."))
     return _redrawn_after(
         request,
         session,
@@ -194,7 +196,7 @@ def session_risk(request: HttpRequest, session_id: Any) -> HttpResponse:
     """Raise or lower the risk level by hand; lowering needs a reason (SPEC §3)."""
     session = _session(request.user, session_id, write=True)
     if not session_may(request.user, session, SessionAction.RISK):
-        raise PermissionDenied("Your role may not change the risk level.")
+        raise PermissionDenied(_("Your role may not change the risk level."))
     level, reason = request.POST.get("level", ""), request.POST.get("reason", "")
     return _redrawn_after(
         request,
@@ -211,10 +213,10 @@ def session_workline_activate(
     session = _session(request.user, session_id, write=True)
     # Switching the focus moves where the next message goes: steering, like continue-from.
     if not session_may(request.user, session, SessionAction.CONTINUE_FROM):
-        raise PermissionDenied("Watching is read-only: your role may not move this session.")
+        raise PermissionDenied(_("Watching is read-only: your role may not move this session."))
     workline = Workline.objects.filter(session=session, pk=workline_id).first()
     if workline is None:
-        raise Http404("No such workline in this session.")
+        raise Http404(_("No such workline in this session."))
     return _redrawn_after(
         request,
         session,
@@ -247,8 +249,8 @@ def session_claim(request: HttpRequest, session_id: Any) -> HttpResponse:
 
 
 _MOVE_REFUSALS = {
-    SessionAction.TAKE_OVER: "Only counselors and ops speak with clients.",
-    SessionAction.STEER: "Only counselors and ops steer the Analyst.",
+    SessionAction.TAKE_OVER: gettext_lazy("Only counselors and ops speak with clients."),
+    SessionAction.STEER: gettext_lazy("Only counselors and ops steer the Analyst."),
 }
 
 
@@ -265,7 +267,7 @@ def _counselor_move(
     def view(request: HttpRequest, session_id: Any) -> HttpResponse:
         session = _session(request.user, session_id, write=True)
         if not session_allows(request.user, action):
-            raise PermissionDenied(_MOVE_REFUSALS[action])
+            raise PermissionDenied(str(_MOVE_REFUSALS[action]))
         fields = {field: request.POST.get(field, "")} if field else {}
         return _redrawn_after(
             request, session, lambda: move(session=session, counselor=request.user, **fields)
@@ -312,7 +314,7 @@ def _play(
     then the canvas (or the error fragment)."""
     session = _session(request.user, session_id, write=True)
     if not session_may(request.user, session, SessionAction.PLAY):
-        raise PermissionDenied("Only the counselor who started a test session plays it.")
+        raise PermissionDenied(_("Only the counselor who started a test session plays it."))
 
     def played() -> None:
         with sandbox.providers_for(session):

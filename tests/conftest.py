@@ -4,10 +4,12 @@ counselor), charlie (a stranger client) — plus ops and a service account."""
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 
 import pytest
 from django.db import connection
+from django.utils import translation
 
 from tests import factories
 
@@ -30,6 +32,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_catalogs():
+    """The pages' .mo catalogs, as `make install` builds them (so a bare `pytest` has them too);
+    compilemessages skips a catalog that is already up to date."""
+    from django.core.management import call_command
+
+    if shutil.which("msgfmt"):
+        call_command("compilemessages", ignore_patterns=[".venv", "node_modules"], verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A request in another language leaves it active in the thread (LocaleMiddleware does not
+    reset it): the next test starts in the default language again."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

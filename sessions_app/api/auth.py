@@ -11,11 +11,13 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from sessions_app import services
 from sessions_app.api.base import ApiView, LoginThrottle, errors
 from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.serializers import LoginInput, LoginOutput
 from sessions_app.edge.lockout import lockout_response
 from sessions_app.errors import ApplicationError
+from sessions_app.roles import Role, role_of
 
 
 class LoginApi(ApiView):
@@ -49,6 +51,11 @@ class LoginApi(ApiView):
             return lockout_response(request._request)
         if user is None:
             raise ApplicationError("E_UNAUTHENTICATED", "Invalid username or password.", status=401)
+        if role_of(user) is Role.CLIENT:
+            # A client's first sign-in makes its profile, in the language its app asks for.
+            services.profile_ensure(
+                user=user, accept_language=request.headers.get("Accept-Language", "")
+            )
         # Expired tokens are swept here rather than on every authenticated request.
         AuthToken.objects.filter(user=user, expiry__lt=timezone.now()).delete()
         instance, token = AuthToken.objects.create(user, knox_settings.TOKEN_TTL)

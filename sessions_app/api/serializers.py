@@ -23,6 +23,7 @@ from sessions_app.models import (
     RiskLevel,
     SessionType,
     TriggerSource,
+    locale_normalize,
     validate_conversation_variables,
 )
 from sessions_app.privacy import CLIENT_MAX_PRIVACY, P3_FIELDS, SESSION_FIELD_PRIVACY, Privacy
@@ -315,6 +316,39 @@ class SessionCreateInput(StrictSerializer):
         min_value=1, max_value=INT64_MAX, required=False, allow_null=True
     )
     agent_origin = serializers.ChoiceField(choices=AgentOrigin.choices, required=False)
+
+
+LOCALE_HELP = (
+    "A BCP 47 tag in English, Russian or Chinese, its region kept for the crisis lines: "
+    "`en`, `ru`, `zh`, `en-GB`, `ru-RU`, `zh-TW`."
+)
+
+
+class ProfileOutput(serializers.Serializer):
+    """The caller's own profile as the client app reads it."""
+
+    display_name = serializers.CharField()
+    locale = serializers.CharField(help_text=LOCALE_HELP)
+    time_zone = serializers.CharField()
+
+
+class ProfilePatchInput(StrictSerializer):
+    min_fields = 1
+
+    locale = serializers.CharField(
+        required=False,
+        max_length=16,
+        help_text=LOCALE_HELP + " Any letter case; stored normalized, a script subtag dropped.",
+    )
+
+    def validate_locale(self, value: str) -> str:
+        locale = locale_normalize(value)
+        if locale is None:
+            raise serializers.ValidationError(
+                "Naisei speaks en, ru and zh: send one of them, with a region if you like "
+                "(ru-RU, zh-TW)."
+            )
+        return locale
 
 
 class SessionPatchInput(StrictSerializer):

@@ -111,6 +111,11 @@ class SessionListApi(ApiView):
         context = {"writable": creatable_fields(request.user)}
         data = validated(SessionCreateInput(data=request.data, context=context))
         owner = request.user if role is Role.CLIENT else _client_named(data.pop("user_id", None))
+        if role is Role.CLIENT:
+            # Before the engine reads it: a first session is in the language the app asks for.
+            services.profile_ensure(
+                user=owner, accept_language=request.headers.get("Accept-Language", "")
+            )
         session = services.session_create(owner=owner, actor=request.user, **data)
         return Response(SessionOutput(session, context=_context(request)).data, status=201)
 

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Length
+from django.utils.translation import gettext_lazy as _
 
 __all__ = [
     "CONVERSATION_VARIABLE_KEY_MAX",
@@ -91,8 +92,8 @@ def in_choices(field: str, choices: type[models.TextChoices], name: str) -> mode
 
 
 class RiskLevel(models.TextChoices):
-    L0 = "L0", "L0 · no risk"
-    L1 = "L1", "L1 · general attention"
-    L2 = "L2", "L2 · needs attention"
-    L3 = "L3", "L3 · needs intervention"
-    L4 = "L4", "L4 · acute crisis"
+    L0 = "L0", _("L0 · no risk")
+    L1 = "L1", _("L1 · general attention")
+    L2 = "L2", _("L2 · needs attention")
+    L3 = "L3", _("L3 · needs intervention")
+    L4 = "L4", _("L4 · acute crisis")

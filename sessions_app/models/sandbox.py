@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from sessions_app.models.base import in_choices
 from sessions_app.models.sessions import AskSession
@@ -13,9 +14,9 @@ __all__ = ["SandboxProvider", "SandboxSession"]
 
 
 class SandboxProvider(models.TextChoices):
-    OFFLINE = "offline", "Offline engine"
-    ANTHROPIC = "anthropic", "Anthropic"
-    SCRIPTED = "scripted", "Scripted"
+    OFFLINE = "offline", _("Offline engine")
+    ANTHROPIC = "anthropic", _("Anthropic")
+    SCRIPTED = "scripted", _("Scripted")
 
 
 class SandboxSession(models.Model):

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from sessions_app.models.base import (
     SESSION_SUMMARY_MAX,
@@ -146,10 +147,10 @@ class AskSessionQuerySet(models.QuerySet["AskSession"]):
 
 
 class SessionType(models.TextChoices):
-    GENERAL = "general", "General"
-    CBT_GUIDED = "cbt_guided", "CBT guided"
-    CRISIS_INTERVENTION = "crisis_intervention", "Crisis intervention"
-    FOLLOW_UP = "follow_up", "Follow-up"
+    GENERAL = "general", _("General")
+    CBT_GUIDED = "cbt_guided", _("CBT guided")
+    CRISIS_INTERVENTION = "crisis_intervention", _("Crisis intervention")
+    FOLLOW_UP = "follow_up", _("Follow-up")
 
 
 class TriggerSource(models.TextChoices):
@@ -161,32 +162,32 @@ class TriggerSource(models.TextChoices):
 
 
 class CbtFocus(models.TextChoices):
-    COGNITIVE_RESTRUCTURING = "cognitive_restructuring", "Cognitive restructuring"
-    BEHAVIORAL_ACTIVATION = "behavioral_activation", "Behavioral activation"
-    EMOTION_REGULATION = "emotion_regulation", "Emotion regulation"
-    PROBLEM_SOLVING = "problem_solving", "Problem solving"
+    COGNITIVE_RESTRUCTURING = "cognitive_restructuring", _("Cognitive restructuring")
+    BEHAVIORAL_ACTIVATION = "behavioral_activation", _("Behavioral activation")
+    EMOTION_REGULATION = "emotion_regulation", _("Emotion regulation")
+    PROBLEM_SOLVING = "problem_solving", _("Problem solving")
 
 
 class SessionStatus(models.TextChoices):
-    ACTIVE = "active", "Active"
-    COMPLETED = "completed", "Completed"
-    COMPLETED_PARTIAL = "completed_partial", "Completed (partial)"
-    CLOSED_ABNORMALLY = "closed_abnormally", "Closed abnormally"
+    ACTIVE = "active", _("Active")
+    COMPLETED = "completed", _("Completed")
+    COMPLETED_PARTIAL = "completed_partial", _("Completed (partial)")
+    CLOSED_ABNORMALLY = "closed_abnormally", _("Closed abnormally")
 
 
 class Phase(models.TextChoices):
-    INTRO = "intro", "Intro"
-    QUESTIONNAIRE = "questionnaire", "Questionnaire"
-    DIALOGUE = "dialogue", "Dialogue"
-    INSIGHT = "insight", "Insight"
-    CLOSING = "closing", "Closing"
+    INTRO = "intro", _("Intro")
+    QUESTIONNAIRE = "questionnaire", _("Questionnaire")
+    DIALOGUE = "dialogue", _("Dialogue")
+    INSIGHT = "insight", _("Insight")
+    CLOSING = "closing", _("Closing")
 
 
 class TerminationReason(models.TextChoices):
-    ABANDONED_TIMEOUT = "abandoned_timeout", "Abandoned (idle timeout)"
-    HEARTBEAT_TIMEOUT = "heartbeat_timeout", "Heartbeat timeout"
-    KILLED = "killed", "Killed"
-    ERROR = "error", "Error"
+    ABANDONED_TIMEOUT = "abandoned_timeout", _("Abandoned (idle timeout)")
+    HEARTBEAT_TIMEOUT = "heartbeat_timeout", _("Heartbeat timeout")
+    KILLED = "killed", _("Killed")
+    ERROR = "error", _("Error")
 
 
 class AskSession(models.Model):
@@ -453,9 +454,9 @@ class AskSession(models.Model):
 
 
 class WorklineStatus(models.TextChoices):
-    ACTIVE = "active", "Active"
-    PARKED = "parked", "Parked"
-    CLOSED = "closed", "Closed"
+    ACTIVE = "active", _("Active")
+    PARKED = "parked", _("Parked")
+    CLOSED = "closed", _("Closed")
 
 
 class Workline(models.Model):
@@ -493,30 +494,30 @@ class Workline(models.Model):
 
 
 class MessageRole(models.TextChoices):
-    CLIENT = "client", "Client"
-    ANALYST = "analyst", "Analyst"
-    NARRATOR = "narrator", "Narrator"
-    COUNSELOR = "counselor", "Counselor"
-    SYSTEM = "system", "System"
+    CLIENT = "client", _("Client")
+    ANALYST = "analyst", _("Analyst")
+    NARRATOR = "narrator", _("Narrator")
+    COUNSELOR = "counselor", _("Counselor")
+    SYSTEM = "system", _("System")
 
 
 class MessageKind(models.TextChoices):
-    INTRO = "intro", "Intro"
-    HOOK = "hook", "Hook"
-    TOPIC = "topic", "Topic"
-    QUESTION_CARD = "question_card", "Question card"
-    ANSWER = "answer", "Answer"
-    RECAP = "recap", "Recap"
-    ANALYSIS = "analysis", "Analyst output"
-    INSIGHT = "insight", "Insight"
-    COMPLETION = "completion", "Completion card"
-    CLOSING = "closing", "Closing line"
-    LAST_THING = "last_thing", "One last thing"
-    NOTE = "note", "Note"
-    REPLY = "reply", "Reply"
-    MARKER = "marker", "Marker"
-    CRISIS_RESOURCES = "crisis_resources", "Crisis resources"
-    TEXT = "text", "Free text"
+    INTRO = "intro", _("Intro")
+    HOOK = "hook", _("Hook")
+    TOPIC = "topic", _("Topic")
+    QUESTION_CARD = "question_card", _("Question card")
+    ANSWER = "answer", _("Answer")
+    RECAP = "recap", _("Recap")
+    ANALYSIS = "analysis", _("Analyst output")
+    INSIGHT = "insight", _("Insight")
+    COMPLETION = "completion", _("Completion card")
+    CLOSING = "closing", _("Closing line")
+    LAST_THING = "last_thing", _("One last thing")
+    NOTE = "note", _("Note")
+    REPLY = "reply", _("Reply")
+    MARKER = "marker", _("Marker")
+    CRISIS_RESOURCES = "crisis_resources", _("Crisis resources")
+    TEXT = "text", _("Free text")
 
 
 class Modality(models.TextChoices):

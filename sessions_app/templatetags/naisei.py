@@ -8,7 +8,12 @@ from typing import Any
 from django import template
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from sessions_app.models import SessionStatus
 
 register = template.Library()
 
@@ -39,12 +44,25 @@ def usd(micro_usd: Any) -> str:
 
 
 # SPEC §3: the offline engine is labelled as such wherever its output is shown.
-ENGINE_LABELS = {"offline": "offline engine", "engine": "rules, no model", "": "—"}
+ENGINE_LABELS = {
+    "offline": gettext_lazy("offline engine"),
+    "engine": gettext_lazy("rules, no model"),
+    "": "—",
+}
 
 
 @register.filter
 def engine_label(provider: Any) -> str:
-    return ENGINE_LABELS.get(str(provider or ""), str(provider))
+    return str(ENGINE_LABELS.get(str(provider or ""), str(provider)))
+
+
+# Django's date format letters, so weekday and month names come in the page's language, in
+# each language's order: `Mon 2 Mar, 14:05`, `Пн, 2 марта, 14:05`, `3月2日 星期一 14:05`.
+DAY_LAYOUTS = {
+    "en": ("D j M, H:i", "D j M Y, H:i"),
+    "ru": ("D, j E, H:i", "D, j E Y, H:i"),
+    "zh": ("n月j日 D H:i", "Y年n月j日 D H:i"),
+}
 
 
 @register.filter
@@ -53,10 +71,8 @@ def day(moment: Any) -> str:
     if moment is None:
         return ""
     local = timezone.localtime(moment)
-    layout = (
-        "%a %-d %b, %H:%M" if local.year == timezone.localtime().year else "%a %-d %b %Y, %H:%M"
-    )
-    return local.strftime(layout)
+    this_year, other_year = DAY_LAYOUTS.get((get_language() or "en")[:2], DAY_LAYOUTS["en"])
+    return date_format(local, this_year if local.year == timezone.localtime().year else other_year)
 
 
 @register.filter
@@ -73,81 +89,81 @@ def when(moment: Any) -> str:
 
 # The event log for a person: what happened, in words (the type stays in the markup).
 EVENT_NAMES = {
-    "session.created": "session started",
-    "session.started": "engine started",
-    "session.updated": "session updated",
-    "session.modality_updated": "modalities changed",
-    "session.ending": "client chose to end",
-    "session.summarized": "summary written",
-    "session.closed": "session closed",
-    "session.closed_abnormally": "session ended unfinished",
-    "session.deleted": "deleted",
-    "session.anonymised": "anonymised",
-    "answer.received": "client answered",
-    "message.received": "client wrote",
-    "last_thing.received": "client's last words",
-    "card.dealt": "card shown",
-    "analyst.responded": "Analyst read the answers",
-    "analyst.failed": "Analyst failed",
-    "pacing.ready_to_close": "ready to close",
-    "pacing.continued": "client chose to continue",
-    "closing.delivered": "closing shown",
-    "transition.applied": "flow step changed",
-    "validation.blocked": "step refused",
-    "intent.suspended": "flow paused",
-    "intent.resumed": "flow resumed",
-    "schedule.changed": "schedule changed",
-    "risk.escalated": "risk raised, counselors alerted",
-    "risk.unassessed": "risk could not be assessed",
-    "risk.changed": "risk changed by hand",
-    "handoff.created": "claimed by a counselor",
-    "alert.escalated": "alert escalated",
-    "counselor.took_over": "counselor took over",
-    "counselor.message": "counselor wrote",
-    "counselor.handed_back": "handed back to the AI",
-    "psychologist.analysis_started": "analysis started",
-    "psychologist.iteration": "analysis iteration",
-    "psychologist.analysis_completed": "analysis completed",
-    "psychologist.analysis_failed": "analysis failed",
-    "psychologist.hypothesis_proposed": "hypothesis proposed",
-    "psychologist.hypothesis_accepted": "hypothesis accepted",
-    "psychologist.hypothesis_dismissed": "hypothesis dismissed",
-    "psychologist.hypothesis_accepted_for_anamnesis": "added to the client's profile",
-    "psychologist.reanalysis_requested": "reanalysis requested",
+    "session.created": gettext_lazy("session started"),
+    "session.started": gettext_lazy("engine started"),
+    "session.updated": gettext_lazy("session updated"),
+    "session.modality_updated": gettext_lazy("modalities changed"),
+    "session.ending": gettext_lazy("client chose to end"),
+    "session.summarized": gettext_lazy("summary written"),
+    "session.closed": gettext_lazy("session closed"),
+    "session.closed_abnormally": gettext_lazy("session ended unfinished"),
+    "session.deleted": gettext_lazy("deleted"),
+    "session.anonymised": gettext_lazy("anonymised"),
+    "answer.received": gettext_lazy("client answered"),
+    "message.received": gettext_lazy("client wrote"),
+    "last_thing.received": gettext_lazy("client's last words"),
+    "card.dealt": gettext_lazy("card shown"),
+    "analyst.responded": gettext_lazy("Analyst read the answers"),
+    "analyst.failed": gettext_lazy("Analyst failed"),
+    "pacing.ready_to_close": gettext_lazy("ready to close"),
+    "pacing.continued": gettext_lazy("client chose to continue"),
+    "closing.delivered": gettext_lazy("closing shown"),
+    "transition.applied": gettext_lazy("flow step changed"),
+    "validation.blocked": gettext_lazy("step refused"),
+    "intent.suspended": gettext_lazy("flow paused"),
+    "intent.resumed": gettext_lazy("flow resumed"),
+    "schedule.changed": gettext_lazy("schedule changed"),
+    "risk.escalated": gettext_lazy("risk raised, counselors alerted"),
+    "risk.unassessed": gettext_lazy("risk could not be assessed"),
+    "risk.changed": gettext_lazy("risk changed by hand"),
+    "handoff.created": gettext_lazy("claimed by a counselor"),
+    "alert.escalated": gettext_lazy("alert escalated"),
+    "counselor.took_over": gettext_lazy("counselor took over"),
+    "counselor.message": gettext_lazy("counselor wrote"),
+    "counselor.handed_back": gettext_lazy("handed back to the AI"),
+    "psychologist.analysis_started": gettext_lazy("analysis started"),
+    "psychologist.iteration": gettext_lazy("analysis iteration"),
+    "psychologist.analysis_completed": gettext_lazy("analysis completed"),
+    "psychologist.analysis_failed": gettext_lazy("analysis failed"),
+    "psychologist.hypothesis_proposed": gettext_lazy("hypothesis proposed"),
+    "psychologist.hypothesis_accepted": gettext_lazy("hypothesis accepted"),
+    "psychologist.hypothesis_dismissed": gettext_lazy("hypothesis dismissed"),
+    "psychologist.hypothesis_accepted_for_anamnesis": gettext_lazy("added to the client's profile"),
+    "psychologist.reanalysis_requested": gettext_lazy("reanalysis requested"),
 }
 
 # Payload keys as a reader says them; unknown keys are spelt out from their name.
 PAYLOAD_LABELS = {
-    "message_id": "message",
-    "card_id": "card",
-    "occurred_at": "at",
-    "seconds_to_claim": "seconds from alert to claim",
-    "counselor_id": "counselor",
-    "handoff_reason": "reason",
-    "mood_delta": "mood",
-    "cost_micro_usd": "cost",
-    "termination_reason": "why it ended",
-    "final_risk_level": "final risk",
+    "message_id": gettext_lazy("message"),
+    "card_id": gettext_lazy("card"),
+    "occurred_at": gettext_lazy("at"),
+    "seconds_to_claim": gettext_lazy("seconds from alert to claim"),
+    "counselor_id": gettext_lazy("counselor"),
+    "handoff_reason": gettext_lazy("reason"),
+    "mood_delta": gettext_lazy("mood"),
+    "cost_micro_usd": gettext_lazy("cost"),
+    "termination_reason": gettext_lazy("why it ended"),
+    "final_risk_level": gettext_lazy("final risk"),
 }
 
 
 @register.filter
 def event_name(event_type: Any) -> str:
     text = str(event_type or "")
-    return EVENT_NAMES.get(text, text.replace(".", ": ").replace("_", " "))
+    return str(EVENT_NAMES.get(text, text.replace(".", ": ").replace("_", " ")))
 
 
 @register.filter
 def payload_label(key: Any) -> str:
     text = str(key)
-    return PAYLOAD_LABELS.get(text, text.replace("_", " "))
+    return str(PAYLOAD_LABELS.get(text, text.replace("_", " ")))
 
 
 @register.filter
 def payload_text(value: Any) -> str:
     """A payload value in words: yes/no, lists joined, nested objects as `key: value` pairs."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if value is None or value == "" or value == []:
         return "—"
     if isinstance(value, list):
@@ -171,14 +187,14 @@ SAID_LABELS = {
     "question_card": "",
     "answer": "",
     "text": "",
-    "insight": "Insight",
-    "completion": "End or continue?",
-    "closing": "Closing",
-    "last_thing": "One last thing",
-    "note": "Note",
-    "reply": "Reply",
-    "crisis_resources": "Crisis resources",
-    "topic": "Topic",
+    "insight": gettext_lazy("Insight"),
+    "completion": gettext_lazy("End or continue?"),
+    "closing": gettext_lazy("Closing"),
+    "last_thing": gettext_lazy("One last thing"),
+    "note": gettext_lazy("Note"),
+    "reply": gettext_lazy("Reply"),
+    "crisis_resources": gettext_lazy("Crisis resources"),
+    "topic": gettext_lazy("Topic"),
     "hook": "",
 }
 
@@ -189,8 +205,29 @@ def said_label(message: Any) -> str:
     return kind_label(kind or message.kind)
 
 
+MOOD_LABELS = {
+    "declining": gettext_lazy("declining"),
+    "stable": gettext_lazy("stable"),
+    "improving": gettext_lazy("improving"),
+}
+
+
+@register.filter
+def mood_label(mood: Any) -> str:
+    """The Analyst's `mood_delta` in the page's language; an unknown value as it is."""
+    text = str(mood or "")
+    return str(MOOD_LABELS.get(text, text))
+
+
+@register.filter
+def status_label(status: Any) -> str:
+    """A session status value as its label in the page's language (`completed` → "Completed")."""
+    text = str(status or "")
+    return str(SessionStatus(text).label) if text in SessionStatus.values else text
+
+
 @register.filter
 def kind_label(kind: Any) -> str:
     """A card's kind as the client would name it (`last_thing` → "One last thing")."""
     text = str(kind or "")
-    return SAID_LABELS.get(text, text.replace("_", " ").capitalize())
+    return str(SAID_LABELS.get(text, text.replace("_", " ").capitalize()))

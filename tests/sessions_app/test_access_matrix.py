@@ -181,6 +181,19 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
             ("steer", 201),
         )
     },
+    # The caller's own profile (issue 16): clients only, each its own; nobody reads another's.
+    **{
+        ("sessions:profile", method): row(
+            owner=200,
+            other_client=200,
+            caseload_counselor=403,
+            other_counselor=403,
+            ops=403,
+            service=403,
+            anonymous=401,
+        )
+        for method in ("GET", "PATCH")
+    },
     ("sessions:notification-list", "GET"): everyone(200),
     ("sessions:notification-read", "POST"): row(
         owner=200,
@@ -474,6 +487,7 @@ REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
         {},
     ),
     ("sessions:export", "POST"): lambda w, r, v: ({}, {"password": PASSWORD}),
+    ("sessions:profile", "PATCH"): lambda w, r, v: ({}, {"locale": "ru"}),
     ("api:auth-token", "POST"): login_request,
     ("api:auth-logout", "POST"): lambda w, r, v: ({}, {}),
 }
@@ -645,6 +659,8 @@ HTML_TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
     ("healthz", "GET"): everyone(200, anonymous=200),
     ("readyz", "GET"): everyone(200, anonymous=200),
     ("logout", "POST"): everyone(302, anonymous=302),
+    # The language switcher: anyone may choose the pages' language (a cookie), then goes back.
+    ("set_language", "POST"): everyone(302, anonymous=302),
 }
 
 
@@ -689,6 +705,7 @@ HTML_REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
         {"level": "L4", "reason": "Checked."},
     ),
     ("pages:sandbox-start", "POST"): sandbox_start_request,
+    ("set_language", "POST"): lambda w, r, v: ({}, {"language": "ru", "next": "/"}),
     ("pages:session-claim", "POST"): workspace_request("live"),
     ("pages:session-take-over", "POST"): workspace_request("held"),
     ("pages:session-counselor-message", "POST"): workspace_request("speaking"),

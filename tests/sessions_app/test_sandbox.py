@@ -180,6 +180,36 @@ def test_a_counselor_plays_a_test_session_to_the_end_through_htmx(dana, dana_san
     assert LLMCall.objects.filter(session=session, provider="offline").exists()
 
 
+def test_the_sandbox_offers_english_russian_and_chinese_test_clients(dana):
+    html = signed_in(dana).get(reverse("pages:sandbox")).content.decode()
+    assert 'name="locale" id="id_locale"' in html
+    for value in ("en", "ru", "zh"):
+        assert f'<option value="{value}"' in html
+
+
+def test_a_chinese_test_session_plays_to_the_end_through_the_pages(dana):
+    client = signed_in(dana)
+    session = start(client, locale="zh")
+    assert UserProfile.objects.get(user=session.user).locale == "zh"
+    session.refresh_from_db()
+    assert session.locale == "zh"
+    answers = ["工作压力很大，我最近睡不好。", "我总觉得自己做得不够好。", "可能是吧。"]
+    for turn in range(15):
+        card = current_card(session)
+        if card["kind"] == "completion":
+            break
+        body = {"card_id": card["id"], "text": answers[turn % len(answers)]}
+        response = client.post(url("answer", session), body, **HTMX)
+        assert response.status_code == 200, response.content.decode()[:500]
+    assert current_card(session)["kind"] == "completion"
+    client.post(url("end", session), **HTMX)
+    assert current_card(session)["kind"] == "last_thing"
+    client.post(url("last-thing", session), {"text": "谢谢你。"}, **HTMX)
+    session.refresh_from_db()
+    assert session.status == AskSession.Status.COMPLETED
+    assert session.turn_count >= 3
+
+
 def test_one_last_thing_with_words_closes_with_a_reply(dana, dana_sandbox):
     client, session = signed_in(dana), dana_sandbox
     client.post(url("end", session), **HTMX)

@@ -31,6 +31,8 @@ FIELDS = (
     "finish",
     "username",
     "password",
+    "language",
+    "next",
 )
 POST_ROUTES = sorted(route for route, method in HTML_TABLE if method == "POST")
 
@@ -43,7 +45,7 @@ def live_session(alice):
 
 
 def kwargs_for(route: str, session) -> dict:
-    if route in ("login", "logout", "pages:sandbox-start"):
+    if route in ("login", "logout", "pages:sandbox-start", "set_language"):
         return {}
     if route.startswith("review:hypothesis-"):
         return {"hypothesis_id": factories.HypothesisFactory(analysis__session=session).pk}

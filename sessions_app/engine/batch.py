@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from sessions_app import texts
-from sessions_app.engine import agents, crisis, human, prompts
+from sessions_app.engine import agents, crisis, human, language, prompts
 from sessions_app.engine.dealer import (
     CLOSING_RESERVE,
     COMPLETION,
@@ -129,6 +129,9 @@ def _inputs(session: AskSession, pending: Pending) -> Inputs:
 def batch_run(session: AskSession, pending: Pending) -> TurnResult:
     inputs = _inputs(session, pending)
     branch = materialize(session)
+    # Russian cards agree with the client ("ты застряла"): its gender from its own words.
+    gender = language.russian_gender(m["content"] for m in branch.messages if m["role"] == "user")
+    inputs.context["gender"] = gender
     analyst = agents.analyst_ask(
         session,
         profile=inputs.profile,
@@ -148,6 +151,7 @@ def batch_run(session: AskSession, pending: Pending) -> TurnResult:
             "mood_delta": output["mood_delta"],
             "fatigue": pending.fatigue,
             "turn_count": session.turn_count,
+            "gender": gender,
         }
         narration = agents.narrator_ask(session, facts=facts, branch=branch)
     return _batch_persist(session.pk, pending, inputs, analyst, output, narration)
@@ -159,7 +163,7 @@ def _enforced(output: dict[str, Any] | None, pending: Pending) -> dict[str, Any]
     if output is None or not pending.fatigue:
         return output
     observation = output.get("observation") or ""
-    if "tired" not in observation.lower() and "устал" not in observation.lower():
+    if not any(word in observation.lower() for word in ("tired", "устал", "累")):
         observation = f"{observation} The client is tired and wants to stop.".strip()
     return {**output, "questions": [], "session_complete": True, "observation": observation}
 

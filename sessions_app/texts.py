@@ -127,6 +127,11 @@ def plural(message: Promise, count: int, locale: str, **values: Any) -> str:
     return template.format(count=count, **values)
 
 
+def sentences(locale: str, *parts: str) -> str:
+    """Sentences one after another: with a space, except in Chinese, whose full stop needs none."""
+    return ("" if lang_of(locale) == "zh" else " ").join(part for part in parts if part)
+
+
 def date_label(moment: Any, locale: str) -> str:
     """`14 May 2025` / `14 мая 2025` / `2025年5月14日`: a date a client reads in a title, in its
     own language."""

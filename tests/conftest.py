@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import os
 import uuid
+from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
+from django.core.management import call_command
 from django.db import connection
 
 from tests import factories
@@ -30,6 +33,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_catalogs() -> None:
+    """The engine's texts are read from compiled gettext catalogs: compile the ones whose .mo is
+    missing or older than its .po (a no-op after `make install` / CI compiled them)."""
+    stale = [
+        po
+        for base in django_settings.LOCALE_PATHS
+        for po in Path(base).glob("*/LC_MESSAGES/django.po")
+        if not po.with_suffix(".mo").exists()
+        or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime
+    ]
+    if stale:
+        call_command("compilemessages", ignore_patterns=[".venv", "*/.venv"], verbosity=0)
 
 
 @pytest.fixture

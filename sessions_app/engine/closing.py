@@ -220,9 +220,9 @@ def _closing_line(line: agents.AgentReply, facts: dict[str, Any], locale: str) -
     else:
         weekday, see_you = "", texts.text("see_you_later", locale)
     if not text:
-        return f"{texts.text('closing_fallback', locale)} {see_you}"
+        return texts.sentences(locale, texts.text("closing_fallback", locale), see_you)
     if weekday and weekday.lower() not in text.lower():
-        return f"{text} {see_you}"
+        return texts.sentences(locale, text, see_you)
     return text
 
 

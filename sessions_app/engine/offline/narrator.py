@@ -41,7 +41,7 @@ def _closing_line(context: dict[str, Any], lang: str, formal: bool) -> str:
     lines = CLOSING_LINES[lang]
     variants = lines.get(mood, lines["stable"])
     line = variants[_stable_index(context, len(variants))]["formal" if formal else "informal"]
-    return f"{line} {_see_you(context, lang)}"
+    return texts.sentences(lang, line, _see_you(context, lang))
 
 
 def _stable_index(context: dict[str, Any], size: int) -> int:

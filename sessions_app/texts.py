@@ -98,9 +98,10 @@ TEXTS: dict[str, Promise] = {
 # Slots the engine may ask for itself with a card when a guard waits on them (and the answer
 # fills the slot); slots not listed here are set by code (`counselor_notified`) or by a model.
 ASKABLE_SLOTS = ("guardian_name", "guardian_contact", "safety_plan")
-# A day and month as a client reads them after a weekday ("14 May", "14 мая", "5月14日").
-DAY_MONTH = {"en": "j F", "ru": "j E", "zh": "n月j日"}
-DATE = {"en": "j M Y", "ru": "j E Y", "zh": "Y年n月j日"}
+# Date formats (Django's `date` filter letters) are translated like any text: a day and month
+# after a weekday ("14 May", "14 мая", "5月14日") and a date in a title ("14 May 2025").
+DAY_MONTH = pgettext_lazy("day and month format", "j F")
+DATE = pgettext_lazy("date format in a title", "j M Y")
 DJANGO_LANGUAGE = {"en": "en", "ru": "ru", "zh": "zh-hans"}
 
 
@@ -135,15 +136,13 @@ def sentences(locale: str, *parts: str) -> str:
 def date_label(moment: Any, locale: str) -> str:
     """`14 May 2025` / `14 мая 2025` / `2025年5月14日`: a date a client reads in a title, in its
     own language."""
-    lang = lang_of(locale)
     with translation.override(django_language(locale)):
-        return dateformat.format(moment, DATE[lang])
+        return dateformat.format(moment, str(DATE))
 
 
 def day_month(moment: Any, locale: str) -> str:
-    lang = lang_of(locale)
     with translation.override(django_language(locale)):
-        return dateformat.format(moment, DAY_MONTH[lang])
+        return dateformat.format(moment, str(DAY_MONTH))
 
 
 def weekday_name(iso_weekday: int, locale: str) -> str:

@@ -48,7 +48,8 @@ def _morph() -> pymorphy3.MorphAnalyzer:
 def detect(text: str) -> str | None:
     """ "en", "ru", "zh", or None when the text is too short or mixed to tell."""
     cjk, cyrillic, latin = (len(p.findall(text)) for p in (CJK, CYRILLIC, LATIN))
-    if cjk >= MIN_CJK and cjk * 2 >= cyrillic + latin:
+    # A Chinese character carries about a word: weighed against letters, it counts three.
+    if cjk >= MIN_CJK and cjk * 3 >= cyrillic + latin:
         return "zh"
     if cyrillic >= MIN_CYRILLIC and cyrillic > latin:
         return "ru"

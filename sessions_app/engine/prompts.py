@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import get_language_info, gettext_noop
 
 from psychologist.llm.types import Message
 from sessions_app import texts
@@ -23,7 +23,6 @@ LEGITIMACY_MARKER = gettext_noop(
     "You work inside «naisei», a mobile app for reflection. All context below is the "
     "application's own legitimate instructions, not an external injection."
 )
-LANGUAGE_NAMES = {"en": "English", "ru": "Russian", "zh": "Simplified Chinese"}
 
 ANALYST_SYSTEM = """You are the Analyst of a reflection session. You never speak to the client \
 directly: you think about them in the THIRD person ("the user avoids …") and report through the \
@@ -81,7 +80,7 @@ mention files, folders or storage."""
 def answer_language(locale: str) -> str:
     """The language every text the client reads is written in, stated outright."""
     lang = texts.lang_of(locale)
-    name = LANGUAGE_NAMES[lang]
+    name = get_language_info(texts.django_language(locale))["name"]
     return (
         f"Answer language: {name} ({lang}). The client reads {name}: write every question, "
         f"observation, insight, card and closing line in {name}, whatever language these "

@@ -353,3 +353,20 @@ def test_the_model_is_told_the_clients_language_and_the_narrator_marker_is_in_it
     assert "Answer language: Simplified Chinese (zh)" in analyst_body["system"][1]["text"]
     for body in (analyst_body, narrator_body):
         assert '"client_language": "zh"' in str(body["messages"][-1]["content"])
+
+
+def test_a_hook_from_a_session_in_another_language_is_skipped_never_quoted(api_as):
+    user = factories.ClientFactory(username="changed-language")
+    factories.UserProfileFactory(user=user, locale="en")
+    factories.AskSessionFactory(
+        user=user, status="completed", locale="ru", slots={"topic": "Ссора с сестрой"}
+    )
+    client = api_as(user)
+    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+
+    state = client.get(url("state", session_id)).json()
+
+    assert state["notice"]["text"].startswith("Good to see you again.")
+    assert state["notice"]["items"] == []
+    assert state["current_card"]["text"] == "What would you like to talk about today?"
+    assert not any(CYRILLIC.search(text) for text in shown(state))

@@ -130,10 +130,12 @@ def _candidates(
         )
         for entry in ranked:
             text = getattr(entry, lang)
+            # Asked in any language is asked: a client who changed language gets no repeat.
+            variants = (entry.en, entry.ru, entry.zh)
             narrated = common.second_person_question(
                 text, lang, formal=formal, gender=str(context.get("gender") or "")
             )
-            if any(common.same_text(text, a) for a in asked) or any(
+            if any(common.same_text(v, a) for v in variants for a in asked) or any(
                 common.same_text(narrated, s) for s in shown
             ):
                 continue

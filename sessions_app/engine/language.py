@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 import pymorphy3
 from lingua import Language, LanguageDetector, LanguageDetectorBuilder
@@ -28,6 +28,7 @@ MIN_CYRILLIC = 4
 MIN_LATIN_WORDS = 3
 MIN_CONFIDENCE = 0.6
 FEMININE, MASCULINE = "femn", "masc"
+WORDS_CACHED = 20_000  # word parses kept: a gender read costs microseconds, memory stays bounded
 _WORD = re.compile(r"[а-яё]+", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.!?;,:—()\n]|\s(?:а|но|что|потому что)\s")
 # How far after "я" the agreeing word may stand: "я так и не смогла", "я сама виновата".
@@ -90,6 +91,7 @@ def _clause_gender(words: list[str]) -> list[str]:
     return []
 
 
+@lru_cache(maxsize=WORDS_CACHED)
 def _agreeing(word: str) -> str:
     """The gender of a singular past-tense verb or short adjective, or ""."""
     for parse in _morph().parse(word)[:2]:
@@ -102,6 +104,7 @@ def _agreeing(word: str) -> str:
     return ""
 
 
+@lru_cache(maxsize=WORDS_CACHED)
 def _is_subject(word: str) -> bool:
     tag = _morph().parse(word)[0].tag
     return "nomn" in tag and ("NOUN" in tag or "NPRO" in tag)

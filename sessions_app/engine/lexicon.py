@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from functools import cache
+from functools import lru_cache
 
 import jieba
 import opencc
@@ -301,7 +301,7 @@ def words(text: str) -> list[str]:
     return out
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _zh_words(run: str) -> list[str]:
     return [w for w in jieba.lcut(run) if w.strip() and _WORD.fullmatch(w)]
 

@@ -86,8 +86,13 @@ def test_it_turns_russian_third_person_into_ty_and_vy_questions(
 
 def test_it_turns_a_russian_insight_into_a_gentle_statement() -> None:
     third = "Пользователь склонен принимать резкую мысль о себе за факт."
+    # The client's gender unknown: a neutral wording (issue 16), never "склонен(на)".
     assert (
         grammar_ru.to_statement(third)
+        == "Похоже, тебе свойственно принимать резкую мысль о себе за факт."
+    )
+    assert (
+        grammar_ru.to_statement(third, gender="masc")
         == "Похоже, ты склонен принимать резкую мысль о себе за факт."
     )
     assert (
@@ -164,7 +169,6 @@ def test_every_chinese_bank_question_comes_out_addressed_to_the_client(chinese: 
 def test_russian_ty_agrees_with_the_clients_gender(third, feminine, masculine) -> None:
     assert feminine in grammar_ru.to_question(third, gender="femn")
     assert masculine in grammar_ru.to_question(third, gender="masc")
-    assert grammar_ru.gendered(third)
     # "вы" is plural whatever the gender
     assert grammar_ru.to_question(third, formal=True, gender="femn") == grammar_ru.to_question(
         third, formal=True
@@ -173,3 +177,19 @@ def test_russian_ty_agrees_with_the_clients_gender(third, feminine, masculine) -
 
 def test_a_russian_question_without_past_or_short_adjective_needs_no_gender() -> None:
     assert not grammar_ru.gendered("Что пользователь говорит себе, когда что-то идёт не так?")
+
+
+@pytest.mark.parametrize(
+    ("third", "neutral"),
+    [
+        ("Пользователь склонен всё откладывать.", "Тебе свойственно всё откладывать?"),
+        ("Что пользователь мог бы сделать завтра?", "Что тебе удалось бы сделать завтра?"),
+        (
+            "Какое занятие пользователь готов запланировать?",
+            "Какое занятие тебе хочется запланировать?",
+        ),
+    ],
+)
+def test_with_the_gender_unknown_a_neutral_wording_is_used_where_one_exists(third, neutral) -> None:
+    assert grammar_ru.to_question(third) == neutral
+    assert not grammar_ru.gendered(third)

@@ -12,8 +12,9 @@ Russian asks a yes/no question by intonation, so a declarative only needs its "?
 "Ты" agrees with the client in the past and in short adjectives: with `gender="femn"` (learned
 from the client's own words, `engine.language.russian_gender`) "ты склонен", "ты застрял",
 "ты мог бы" become "ты склонна", "ты застряла", "ты могла бы" (pymorphy3 inflects them); "вы"
-takes the plural whatever the gender. `gendered(text)` tells whether a question needs a gender
-at all, so that the Analyst can prefer neutral ones while the gender is unknown.
+takes the plural whatever the gender. With the gender unknown a neutral wording is used where
+one exists ("тебе свойственно", "тебе удалось бы"); `gendered(text)` tells whether a question
+still needs a gender, so that the Analyst can prefer the others while the gender is unknown.
 """
 
 from __future__ import annotations
@@ -109,6 +110,8 @@ SHORT_ADJECTIVES = {
     "нужен",
 }
 CONJUNCTIONS = {"и", "но", "а", "или"}
+# Neutral "тебе …" for a short adjective, when the client's gender is unknown.
+NEUTRAL_DATIVE = {"склонен": "свойственно", "готов": "хочется", "способен": "по силам"}
 # Present and reflexive endings, longest first: (3rd person, informal, formal).
 ENDINGS = (
     ("ется", "ешься", "етесь"),
@@ -136,8 +139,10 @@ def to_statement(text: str, *, formal: bool = False, gender: str = "") -> str:
 
 
 def gendered(text: str) -> bool:
-    """Whether the "ты" question agrees in gender ("ты застрял" / "ты застряла")."""
-    return to_question(text, gender="femn") != to_question(text, gender="masc")
+    """Whether the "ты" question needs the client's gender: it agrees in gender ("ты застрял" /
+    "ты застряла") and has no neutral wording."""
+    masculine = to_question(text, gender="masc")
+    return to_question(text, gender="femn") != masculine and to_question(text) == masculine
 
 
 def _convert(text: str, formal: bool, gender: str = "") -> list[str]:
@@ -152,6 +157,8 @@ def _convert(text: str, formal: bool, gender: str = "") -> list[str]:
             if gender == "femn" and not formal:
                 for verb in touched:
                     out[verb] = _with_core(out[verb], _feminine(_core(out[verb]).lower()))
+            elif gender != "masc" and not formal:
+                _neutral(out, lowered, index, touched)
         elif word in OBLIQUE:
             out[index] = _with_core(tokens[index], OBLIQUE[word][form])
         elif word in AFTER_PREPOSITION and index and len(lowered[index - 1]) <= 3:
@@ -159,6 +166,18 @@ def _convert(text: str, formal: bool, gender: str = "") -> list[str]:
     if out:
         out[0] = _capitalize(out[0])
     return out
+
+
+def _neutral(out: list[str], lowered: list[str], subject: int, touched: list[int]) -> None:
+    """Gender unknown: "ты склонен" → "тебе свойственно", "ты мог бы" → "тебе удалось бы"."""
+    for verb in touched[:1]:
+        word = lowered[verb]
+        if word in NEUTRAL_DATIVE:
+            out[subject] = _with_core(out[subject], "тебе")
+            out[verb] = _with_core(out[verb], NEUTRAL_DATIVE[word])
+        elif word in ("мог", "смог") and lowered[verb + 1 : verb + 2] == ["бы"]:
+            out[subject] = _with_core(out[subject], "тебе")
+            out[verb] = _with_core(out[verb], "удалось")
 
 
 def _is_subject(lowered: list[str], index: int) -> bool:

@@ -41,7 +41,8 @@ def client_words(
     """Route what the client just said: crisis, a slot, the scheduler, or the dialogue."""
     session = turn.session
     card = card or {"queue": [], "kind": "", "slot": ""}
-    language_follow(turn, text)
+    if not card.get("slot"):  # a name or a phone number for a slot says nothing of language
+        language_follow(turn, text)
     if crisis.safety_net(turn, text):
         return None
     intent = route(text=text, locale=session.locale, intent=session.current_intent_code)

@@ -102,6 +102,7 @@ ASKABLE_SLOTS = ("guardian_name", "guardian_contact", "safety_plan")
 # after a weekday ("14 May", "14 мая", "5月14日") and a date in a title ("14 May 2025").
 DAY_MONTH = pgettext_lazy("day and month format", "j F")
 DATE = pgettext_lazy("date format in a title", "j M Y")
+LIST_SEPARATOR = pgettext_lazy("between the items of a list", ", ")
 DJANGO_LANGUAGE = {"en": "en", "ru": "ru", "zh": "zh-hans"}
 
 
@@ -131,6 +132,11 @@ def plural(message: Promise, count: int, locale: str, **values: Any) -> str:
 def sentences(locale: str, *parts: str) -> str:
     """Sentences one after another: with a space, except in Chinese, whose full stop needs none."""
     return ("" if lang_of(locale) == "zh" else " ").join(part for part in parts if part)
+
+
+def listed(items: list[str], locale: str) -> str:
+    """Items of a list in a sentence: "work, sleep" / "工作、睡眠"."""
+    return say(LIST_SEPARATOR, locale).join(items)
 
 
 def date_label(moment: Any, locale: str) -> str:

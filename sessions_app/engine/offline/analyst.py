@@ -224,7 +224,7 @@ def _observation(
     meta: bool,
     crisis: bool,
 ) -> str:
-    labels = ", ".join(common.pick(lang, THEME_LABELS[t]) for t in themes[:3])
+    labels = texts.listed([common.pick(lang, THEME_LABELS[t]) for t in themes[:3]], lang)
     parts = [texts.plural(BATCH_ANSWERS, len(pairs), lang)]
     parts += [texts.say(_("Themes: {labels}."), lang, labels=labels)] if labels else []
     parts.append(texts.say(_("Mood: {mood}."), lang, mood=texts.say(MOOD[mood_delta], lang)))

@@ -42,10 +42,8 @@ def summarise(context: dict[str, Any]) -> dict[str, Any]:
     budget = min(int(context.get("token_budget") or DEFAULT_TOKEN_BUDGET), room_tokens)
     excerpts = [common.clip_words(answer, EXCERPT_CHARS) for answer in answers]
     kept = truncate_middle(excerpts, budget_tokens=budget, marker=lambda n: _omitted(n, lang))
-    words_label = texts.say(_("In the client's words"), lang)
-    body = f"{words_label}: " + " / ".join(
-        f"«{line}»" if line[:1] != "[" else line for line in kept
-    )
+    quoted = " / ".join(f"«{line}»" if line[:1] != "[" else line for line in kept)
+    body = texts.say(_("In the client's words: {words}"), lang, words=quoted)
     summary = clip_middle(f"{header} {body}" if kept else header, max_chars=SUMMARY_MAX_CHARS)
     return {
         "summary": summary,
@@ -84,7 +82,7 @@ HEADER_WORDS = {
 
 
 def _header(lang: str, focus: str, answers: list[str], themes: list[str], locale: str) -> str:
-    labels = ", ".join(common.pick(lang, THEME_LABELS[t]) for t in themes[:4])
+    labels = texts.listed([common.pick(lang, THEME_LABELS[t]) for t in themes[:4]], lang)
     trend = _trend(answers, locale)
     fatigue = any(lexicon.detect_fatigue(a, locale) for a in answers[-2:])
     crisis = any(detect_crisis(a, locale) for a in answers)

@@ -98,9 +98,6 @@ def narrator_system(locale: str) -> str:
     return f"{marker}\n\n{NARRATOR_BODY}\n\n{answer_language(locale)}"
 
 
-NARRATOR_SYSTEM = narrator_system("en")
-
-
 def _data(facts: Any) -> str:
     """Facts as JSON; slots and profile entries can hold the client's words, so they are
     neutralised like any quoted client text."""

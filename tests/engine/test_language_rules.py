@@ -68,6 +68,7 @@ WEDNESDAY = dt.datetime(2026, 12, 2, 9, 0, tzinfo=dt.UTC)
         ("后天", 5, None),
         ("星期二 15:30", 2, dt.time(15, 30)),
         ("禮拜一下午兩點", 1, dt.time(14, 0)),
+        ("下次能改到週五下午三點嗎", 5, dt.time(15, 0)),  # traditional, folded first
         ("周四我没空", None, None),
     ],
 )

@@ -370,3 +370,21 @@ def test_a_hook_from_a_session_in_another_language_is_skipped_never_quoted(api_a
     assert state["notice"]["items"] == []
     assert state["current_card"]["text"] == "What would you like to talk about today?"
     assert not any(CYRILLIC.search(text) for text in shown(state))
+
+
+def test_a_client_writing_traditional_chinese_is_read_and_answered_in_simplified(api_as):
+    user = factories.ClientFactory(username="writes-traditional")
+    factories.UserProfileFactory(user=user, locale="zh-Hant")
+    client = api_as(user)
+    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+    opening = client.get(url("state", session_id)).json()
+    assert opening["current_card"]["text"] == "今天你想聊些什么？"
+
+    state = client.post(
+        url("messages", session_id), {"text": "工作壓力很大，我覺得好累，不想再說了"}, format="json"
+    ).json()
+
+    # tiredness read through the folding: no next question, the completion card instead
+    assert state["current_card"]["kind"] == "completion"
+    assert CJK.search(state["current_card"]["text"])
+    assert not LATIN_WORD.search(state["current_card"]["text"])

@@ -6,8 +6,11 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
+from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
+from django.core.management import call_command
 from django.db import connection
 from django.utils import translation
 
@@ -35,12 +38,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _compiled_catalogs():
-    """The pages' .mo catalogs, as `make install` builds them (so a bare `pytest` has them too);
-    compilemessages skips a catalog that is already up to date."""
-    from django.core.management import call_command
-
-    if shutil.which("msgfmt"):
+def _compiled_catalogs() -> None:
+    """The gettext catalogs, as `make install` compiles them (so a bare `pytest` has them too):
+    only when a .mo is missing or older than its .po, so it is a no-op after install or CI."""
+    stale = [
+        po
+        for base in django_settings.LOCALE_PATHS
+        for po in Path(base).glob("*/LC_MESSAGES/django.po")
+        if not po.with_suffix(".mo").exists()
+        or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime
+    ]
+    if stale and shutil.which("msgfmt"):
         call_command("compilemessages", ignore_patterns=[".venv", "node_modules"], verbosity=0)
 
 

@@ -28,6 +28,7 @@ from psychologist.llm.types import (
     ToolResult,
     ToolSpec,
 )
+from sessions_app import texts
 from sessions_app.engine import prompts
 from sessions_app.engine.flows import state_json_split
 from sessions_app.engine.graph import Materialized, materialize
@@ -152,11 +153,12 @@ def analyst_ask(
     context: dict[str, Any],
     branch: Materialized | None = None,
 ) -> AgentReply:
+    facts = {**facts, "client_language": texts.lang_of(session.locale)}
     request = _request(
         session,
         agent="analyst",
         tool=ANALYST_OUTPUT,
-        system=[prompts.ANALYST_SYSTEM, prompts.ANALYST_RULES, profile],
+        system=[prompts.ANALYST_SYSTEM, prompts.analyst_rules(session.locale), profile],
         final=prompts.analyst_turn(facts, pairs),
         context=context,
         branch=branch,
@@ -167,11 +169,12 @@ def analyst_ask(
 def narrator_ask(
     session: AskSession, *, facts: dict[str, Any], branch: Materialized | None = None
 ) -> AgentReply:
+    facts = {**facts, "client_language": texts.lang_of(session.locale)}
     request = _request(
         session,
         agent="narrator",
         tool=NARRATOR_OUTPUT,
-        system=[prompts.NARRATOR_SYSTEM],
+        system=[prompts.narrator_system(session.locale)],
         final=prompts.narrator_turn(facts),
         context=facts,
         branch=branch,
@@ -188,6 +191,7 @@ def summarizer_ask(
         [prompts.pair_line(n, pair) for n, pair in enumerate(pairs, 1)],
         budget_tokens=SUMMARY_INPUT_TOKENS,
     )
+    facts = {**facts, "client_language": texts.lang_of(session.locale)}
     context = {**facts, "pairs": pairs, "token_budget": SUMMARY_INPUT_TOKENS // 4}
     request = _request(
         session,

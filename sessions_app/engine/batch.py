@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy
 
 from sessions_app import texts
-from sessions_app.engine import agents, crisis, human, prompts
+from sessions_app.engine import agents, crisis, human, language, prompts
 from sessions_app.engine.dealer import (
     CLOSING_RESERVE,
     COMPLETION,
@@ -49,6 +50,7 @@ from sessions_app.engine.start import last_sessions
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession
 
+TIRED = gettext_lazy("The client is tired and wants to stop.")
 MAY_COMPLETE_AFTER = 4
 HARD_LIMIT = 8
 ASKED_KEPT = 30
@@ -129,6 +131,9 @@ def _inputs(session: AskSession, pending: Pending) -> Inputs:
 def batch_run(session: AskSession, pending: Pending) -> TurnResult:
     inputs = _inputs(session, pending)
     branch = materialize(session)
+    # Russian cards agree with the client ("ты застряла"): its gender from its own words.
+    gender = language.russian_gender(m["content"] for m in branch.messages if m["role"] == "user")
+    inputs.context["gender"] = gender
     analyst = agents.analyst_ask(
         session,
         profile=inputs.profile,
@@ -137,7 +142,7 @@ def batch_run(session: AskSession, pending: Pending) -> TurnResult:
         context=inputs.context,
         branch=branch,
     )
-    output = _enforced(analyst.output, pending) if analyst.ok else None
+    output = _enforced(analyst.output, pending, session.locale) if analyst.ok else None
     narration = None
     if output and (output["questions"] or output.get("suggested_insight")):
         facts = {
@@ -148,19 +153,23 @@ def batch_run(session: AskSession, pending: Pending) -> TurnResult:
             "mood_delta": output["mood_delta"],
             "fatigue": pending.fatigue,
             "turn_count": session.turn_count,
+            "gender": gender,
         }
         narration = agents.narrator_ask(session, facts=facts, branch=branch)
     return _batch_persist(session.pk, pending, inputs, analyst, output, narration)
 
 
-def _enforced(output: dict[str, Any] | None, pending: Pending) -> dict[str, Any] | None:
+def _enforced(
+    output: dict[str, Any] | None, pending: Pending, locale: str
+) -> dict[str, Any] | None:
     """The engine's own reading of the client, over the model's (SPEC §3 fatigue): a client who
     wants to stop gets no next question, whatever the model proposed."""
     if output is None or not pending.fatigue:
         return output
     observation = output.get("observation") or ""
-    if "tired" not in observation.lower() and "устал" not in observation.lower():
-        observation = f"{observation} The client is tired and wants to stop.".strip()
+    if not any(word in observation.lower() for word in ("tired", "устал", "累")):
+        tired = texts.say(TIRED, locale)
+        observation = texts.sentences(locale, observation, tired)
     return {**output, "questions": [], "session_complete": True, "observation": observation}
 
 

@@ -14,9 +14,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import ngettext_lazy
 
 from sessions_app import texts
-from sessions_app.engine import agents, lexicon, prompts
+from sessions_app.engine import agents, language, lexicon, prompts
 from sessions_app.engine.close import session_close_in
 from sessions_app.engine.dealer import (
     LAST_THING,
@@ -50,6 +51,13 @@ from sessions_app.models import (
 )
 
 PATTERNS_KEPT = 20
+# The plain record of a session whose summarizer failed.
+ANSWERED = ngettext_lazy("{count} question answered.", "{count} questions answered.", "count")
+ANSWERED_TOPIC = ngettext_lazy(
+    "{count} question answered; the topic: «{topic}».",
+    "{count} questions answered; the topic: «{topic}».",
+    "count",
+)
 
 
 def session_end(*, session: AskSession) -> TurnResult:
@@ -122,6 +130,7 @@ def _closing_inputs(session: AskSession) -> tuple[dict[str, Any], list[dict[str,
         "fatigue": any(lexicon.detect_fatigue(a, session.locale) for a in answers[-2:]),
         "next_session_date": when.isoformat() if when else None,
         "today": timezone.now().astimezone(profile_zone(profile)).date().isoformat(),
+        "gender": language.russian_gender(answers),
     }
     return facts, pairs, prompts.profile_block(profile, last_sessions(session))
 
@@ -160,8 +169,11 @@ def _record(turn: Turn, summary: agents.AgentReply, facts: dict[str, Any]) -> No
     factual record instead; the session still closes."""
     session = turn.session
     output = summary.output or {
-        "summary": f"{session.turn_count} questions answered"
-        + (f" about «{session.slots['topic']}»." if session.slots.get("topic") else "."),
+        "summary": texts.plural(
+            ANSWERED_TOPIC, session.turn_count, session.locale, topic=session.slots["topic"]
+        )
+        if session.slots.get("topic")
+        else texts.plural(ANSWERED, session.turn_count, session.locale),
         "key_insights": [i[:200] for i in facts["insights"][:3]],
         "cbt_techniques_used": [],
     }
@@ -208,9 +220,9 @@ def _closing_line(line: agents.AgentReply, facts: dict[str, Any], locale: str) -
     else:
         weekday, see_you = "", texts.text("see_you_later", locale)
     if not text:
-        return f"{texts.text('closing_fallback', locale)} {see_you}"
+        return texts.sentences(locale, texts.text("closing_fallback", locale), see_you)
     if weekday and weekday.lower() not in text.lower():
-        return f"{text} {see_you}"
+        return texts.sentences(locale, text, see_you)
     return text
 
 

@@ -1,17 +1,30 @@
-"""Keyword lexicons (English and Russian) and the pure detectors built on them: fatigue, meta
-questions, rescheduling, mood. The crisis net is `sessions_app.engine.safety`.
+"""Keyword lexicons (English, Russian, Chinese) and the pure detectors built on them: fatigue,
+meta questions, rescheduling, mood. The crisis net is `sessions_app.engine.safety`.
 
 They run on every client text, so they never depend on a model, a network or the database.
 Patterns run on `normalize(text)`: lower case, `ё` → `е`, typographic apostrophes straightened,
-whitespace collapsed.
+whitespace collapsed, traditional Chinese folded to simplified (OpenCC). Chinese has no spaces
+and no `\b`: its patterns match inside the text, a negation is the character just before, and
+words are cut by jieba where their count or boundaries matter.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
+from functools import lru_cache
+
+import jieba
+import opencc
 
 from sessions_app.engine.safety import detect_crisis
+
+jieba.setLogLevel(logging.WARNING)
+_T2S = opencc.OpenCC("t2s")
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+LANGS = ("en", "ru", "zh")
+WEEKDAYS_ZH = r"(?:周|星期|礼拜)[一二三四五六日天1-7]"
 
 WEEKDAYS_EN = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 WEEKDAYS_RU = "понедельник|вторник|среду|четверг|пятницу|субботу|воскресенье"
@@ -44,6 +57,12 @@ FATIGUE = {
         r"\bнет сил\b",
         r"\bможно (?:закончить|остановиться)\b",
     ],
+    "zh": [
+        r"累了|好累|太累|很累|累死|疲惫|疲倦|筋疲力尽|没力气|没精力",
+        r"不想(?:再)?(?:说|聊|谈|继续|问)(?:下去)?了?",
+        r"(?:今天)?(?:就)?(?:先)?(?:到这里|到这儿|到此为止)",
+        r"^够了|够了吧|问够了|先这样吧|可以结束|想结束|结束吧|不聊了|停一下吧|别问了",
+    ],
 }
 
 META = {
@@ -67,6 +86,13 @@ META = {
         r"\bкак (?:ты|вы) (?:работаешь|работаете|устроен|устроены)\b",
         r"\b(?:твой|ваш) промпт\b",
         r"\b(?:твои|ваши) инструкции\b",
+    ],
+    "zh": [
+        r"你(?:到底|究竟)?是(?:谁|什么|不是)|你(?:到底|究竟)?是(?:机器人|人工智能|真人|人吗|ai|bot)",
+        r"(?:为什么|干嘛|干吗|为啥)(?:你)?(?:一直|总是|老是|还)?(?:在)?问",
+        r"你(?:是)?怎么(?:工作|运作|运行)的",
+        r"谁(?:做|开发|设计|编写)了你|你(?:是)?谁(?:做|开发)的",
+        r"你的(?:提示词|指令|设定|系统提示)",
     ],
 }
 
@@ -94,6 +120,12 @@ RESCHEDULE = {
         r"\b(?:другое|иное) время\b",
         r"\b(?:сдвинуть|передвинуть|подвинуть|сдвинем)\w*",
         r"\bпоменять (?:время|день|дату)\b",
+    ],
+    "zh": [
+        r"下次|改时间|改个时间|改天|改期|改到|换个时间|换(?:一|个)?天|换个日子|延期|挪到|往后挪|往后推",
+        r"推迟(?:到|一下|下次|会谈|见面)",
+        WEEKDAYS_ZH + r"(?:我|我们)?(?:不行|不可以|没空|没时间|去不了|来不了|不方便|有事)",
+        r"(?:不能|没法|来不了|去不了)(?:在)?" + WEEKDAYS_ZH,
     ],
 }
 
@@ -143,6 +175,25 @@ MOOD_POSITIVE = {
         "справ",
         "радост",
         "уверен",
+    ),
+    "zh": (
+        "好多了",
+        "好些",
+        "好一点",
+        "轻松",
+        "平静",
+        "放松",
+        "希望",
+        "开心",
+        "高兴",
+        "安心",
+        "清楚",
+        "明白",
+        "感激",
+        "踏实",
+        "舒服",
+        "有用",
+        "安全",
     ),
 }
 MOOD_NEGATIVE = {
@@ -201,19 +252,58 @@ MOOD_NEGATIVE = {
         "тяжел",
         "тяжк",
     ),
+    "zh": (
+        "难过",
+        "伤心",
+        "焦虑",
+        "担心",
+        "害怕",
+        "生气",
+        "绝望",
+        "空虚",
+        "孤独",
+        "累",
+        "压力",
+        "崩溃",
+        "糟糕",
+        "痛苦",
+        "内疚",
+        "羞愧",
+        "讨厌",
+        "哭",
+        "恐慌",
+        "烦",
+        "沉重",
+        "难受",
+    ),
 }
+ZH_NEGATIONS = "不没别"
 NEGATIONS = frozenset({"not", "no", "never", "n't", "isn't", "don't", "didn't", "не", "нет", "ни"})
 
 _WORD = re.compile(r"[\w']+", re.UNICODE)
 
 
+def fold(text: str) -> str:
+    """Traditional Chinese folded to simplified; other text as it is."""
+    return _T2S.convert(text) if CJK.search(text) else text
+
+
 def normalize(text: str) -> str:
-    text = text.lower().replace("ё", "е").replace("\u2019", "'").replace("`", "'")
+    text = fold(text).lower().replace("ё", "е").replace("\u2019", "'").replace("`", "'")
     return re.sub(r"\s+", " ", text).strip()
 
 
 def words(text: str) -> list[str]:
-    return _WORD.findall(normalize(text))
+    """Words in reading order; a run of Chinese characters is cut into its words by jieba."""
+    out: list[str] = []
+    for token in _WORD.findall(normalize(text)):
+        out += _zh_words(token) if CJK.search(token) else [token]
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _zh_words(run: str) -> list[str]:
+    return [w for w in jieba.lcut(run) if w.strip() and _WORD.fullmatch(w)]
 
 
 def _compile(table: dict[str, list[str]]) -> dict[str, re.Pattern[str]]:
@@ -228,16 +318,17 @@ _RESCHEDULE = _compile(RESCHEDULE)
 
 
 def _languages(locale: str) -> list[str]:
-    # The client's language first, then English: people mix in English words in any locale.
+    # The client's language first, then the others: people mix in English words in any locale,
+    # and a client may write in another language than its profile's.
     lang = (locale or "en").split("-")[0].split("_")[0].lower()
-    return [lang, "en"] if lang != "en" else ["en"]
+    return [lang, *(other for other in LANGS if other != lang)]
 
 
 def _matches(
     table: dict[str, re.Pattern[str]], text: str, langs: Iterable[str], *, negatable: bool
 ) -> bool:
     clean = normalize(text)
-    for sentence in re.split(r"(?<=[.!?;])\s+|\n", clean):
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n|(?<=[。！？；])", clean):
         for lang in langs:
             pattern = table.get(lang)
             match = pattern.search(sentence.strip()) if pattern else None
@@ -247,6 +338,8 @@ def _matches(
 
 
 def _negated(sentence: str, start: int) -> bool:
+    if start and CJK.match(sentence, start) and sentence[start - 1] in ZH_NEGATIONS:
+        return True
     before = _WORD.findall(sentence[:start])
     return bool(before) and before[-1] in NEGATIONS
 
@@ -271,6 +364,8 @@ def detect_reschedule(text: str, locale: str = "en") -> bool:
 
 def mood_score(text: str, locale: str = "en") -> int:
     """Positive minus negative mood words; a negation right before a word flips it."""
+    if CJK.search(text):
+        return _zh_mood(normalize(text))
     tokens = words(text)
     score = 0
     for index, token in enumerate(tokens):
@@ -296,3 +391,15 @@ def _has_stem(token: str, stems: Iterable[str], lang: str) -> bool:
     if lang == "en":
         return token in stems
     return any(token.startswith(stem) for stem in stems)
+
+
+def _zh_mood(clean: str) -> int:
+    # Chinese mood words are found in the running text: 不开心 is 不 + 开心, flipped.
+    score = 0
+    for polarity, stems in ((-1, MOOD_NEGATIVE["zh"]), (1, MOOD_POSITIVE["zh"])):
+        for stem in stems:
+            for match in re.finditer(stem, clean):
+                start = match.start()
+                negated = start and clean[start - 1] in ZH_NEGATIONS
+                score += -polarity if negated else polarity
+    return score

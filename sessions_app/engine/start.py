@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from sessions_app import texts
+from sessions_app.engine import language
 from sessions_app.engine.crisis import crisis_cards_deal
 from sessions_app.engine.dealer import TOPIC, Draft, Turn, new_card, profile_of, session_locked
 from sessions_app.engine.flows import CRISIS_FLOW, SESSION_FLOW, flow_get
@@ -28,11 +29,14 @@ def last_sessions(session: AskSession, *, limit: int = 2) -> list[dict[str, Any]
         AskSession.objects.filter(user_id=session.user_id, status__in=finished, is_deleted=False)
         .exclude(pk=session.pk)
         .order_by("-created_at")
-        .values("session_title", "session_summary", "key_insights", "slots", "ended_at")[:limit]
+        .values("session_title", "session_summary", "key_insights", "slots", "ended_at", "locale")[
+            :limit
+        ]
     )
     return [
         {
             "topic": (row["slots"] or {}).get("topic") or row["session_title"],
+            "language": texts.lang_of(row["locale"]),
             "summary": row["session_summary"],
             "key_insights": row["key_insights"][:3],
             "ended_at": row["ended_at"],
@@ -46,14 +50,26 @@ def _clip(value: str) -> str:
     return value if len(value) <= HOOK_TOPIC_CHARS else value[: HOOK_TOPIC_CHARS - 1] + "…"
 
 
+def _same_language(words: str, item_language: str | None, lang: str) -> bool:
+    """Hooks never mix languages: a quote from a session (or in words) of another language is
+    skipped, never pasted into this one."""
+    written = language.detect(words)
+    return (item_language or lang) == lang and written in (None, lang)
+
+
 def hooks_for(profile: UserProfile, history: list[dict[str, Any]], locale: str) -> list[str]:
     """At most two reminders; none when there is no history."""
     hooks: list[str] = []
-    topics = [_clip(item["topic"]) for item in history if item["topic"]]
+    lang = texts.lang_of(locale)
+    topics = [
+        _clip(item["topic"])
+        for item in history
+        if item["topic"] and _same_language(item["topic"], item.get("language"), lang)
+    ]
     if topics:
         hooks.append(texts.text("hook_topic", locale, topic=topics[0]))
     patterns = [client_text(UserProfile.entry_text(p)) for p in profile.observed_patterns or []]
-    patterns = [p for p in patterns if p]
+    patterns = [p for p in patterns if p and _same_language(p, None, lang)]
     if history and patterns:
         hooks.append(texts.text("hook_pattern", locale, pattern=_clip(patterns[-1])))
     elif len(topics) > 1 and topics[1] != topics[0]:
@@ -87,7 +103,12 @@ def session_start(*, session: AskSession, flow: str | None = None) -> AskSession
     if crisis:
         crisis_cards_deal(turn)
     else:
-        suggestion = history[0]["topic"] if history and history[0]["topic"] else ""
+        last = history[0] if history else {}
+        suggestion = last.get("topic") or ""
+        if suggestion and not _same_language(
+            suggestion, last["language"], texts.lang_of(locked.locale)
+        ):
+            suggestion = ""
         prompt = texts.text("topic_suggest", locked.locale, topic=_clip(suggestion))
         card = new_card(prompt if suggestion else texts.text("topic", locked.locale), TOPIC)
         if suggestion:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sessions_app.engine import crisis, lexicon, scheduler
+from sessions_app import texts
+from sessions_app.engine import crisis, language, lexicon, scheduler
 from sessions_app.engine.batch import Pending
 from sessions_app.engine.close import session_close_in
 from sessions_app.engine.dealer import SCHEDULER, Turn
@@ -40,6 +41,8 @@ def client_words(
     """Route what the client just said: crisis, a slot, the scheduler, or the dialogue."""
     session = turn.session
     card = card or {"queue": [], "kind": "", "slot": ""}
+    if not card.get("slot"):  # a name or a phone number for a slot says nothing of language
+        language_follow(turn, text)
     if crisis.safety_net(turn, text):
         return None
     intent = route(text=text, locale=session.locale, intent=session.current_intent_code)
@@ -57,6 +60,15 @@ def client_words(
         return None
     since = card.get("analysis") or card.get("batch") or message.pk
     return Pending(message.pk, since, fatigue=fatigue, meta=meta)
+
+
+def language_follow(turn: Turn, text: str) -> None:
+    """A client who writes in another language than the session's is answered in the language
+    it writes (SPEC §3): from this text on, every card, reply and crisis line. Text too short to
+    tell ("ok") keeps the session's language."""
+    written = language.detect(text)
+    if written and written != texts.lang_of(turn.session.locale):
+        turn.set(locale=written)
 
 
 def _slot_fill(turn: Turn, slot: str, text: str) -> None:

@@ -135,4 +135,4 @@ def test_a_closing_with_every_model_down_still_closes_with_a_warm_line(session, 
     assert state["current_card"]["kind"] == "last_thing"
     assert state["notice"]["text"] == "Thank you for taking this time today. See you on Thursday."
     session.refresh_from_db()
-    assert session.session_summary == "0 questions answered about «Work stress»."
+    assert session.session_summary == "0 questions answered; the topic: «Work stress»."

@@ -65,7 +65,8 @@ def test_the_escalation_and_the_resources_exist_with_every_model_down(session, b
     state = answer(session, "Я не хочу больше жить")
 
     assert state["current_card"]["kind"] == "crisis_resources"
-    assert "You can reach someone right now" in state["notice"]["text"]
+    # Written in Russian by an English-locale client: answered in Russian (issue 16).
+    assert "Прямо сейчас можно обратиться" in state["notice"]["text"]
     session.refresh_from_db()
     assert session.final_risk_level == "L3"
     assert session.messages.filter(kind=AskMessage.Kind.TOPIC).count() == 1

@@ -45,6 +45,11 @@ def cases(detect: Callable[[str, str], bool], *examples: tuple[str, str]) -> lis
             ("Хватит", "ru"),
             ("Не хочу продолжать", "ru"),
             ("Давай закончим, нет сил", "ru"),
+            ("我好累了", "zh"),
+            ("今天就到这里吧", "zh"),
+            ("不想再说了", "zh"),
+            ("我真的很疲惫", "zh"),
+            ("我覺得好累", "zh"),  # traditional, folded to simplified
         ),
         *cases(
             detect_meta,
@@ -54,6 +59,10 @@ def cases(detect: Callable[[str, str], bool], *examples: tuple[str, str]) -> lis
             ("Ты бот?", "ru"),
             ("Кто ты такой?", "ru"),
             ("Почему ты продолжаешь спрашивать?", "ru"),
+            ("你是机器人吗？", "zh"),
+            ("为什么你一直问我这个？", "zh"),
+            ("你到底是谁", "zh"),
+            ("你是怎麼運作的？", "zh"),
         ),
         *cases(
             detect_reschedule,
@@ -64,6 +73,12 @@ def cases(detect: Callable[[str, str], bool], *examples: tuple[str, str]) -> lis
             ("Давай перенесём", "ru"),
             ("Не смогу в четверг", "ru"),
             ("Можно в следующий раз?", "ru"),
+            ("下次能改时间吗", "zh"),
+            ("周四不行", "zh"),
+            ("星期四我没空", "zh"),
+            ("可以改天吗", "zh"),
+            ("能不能挪到周五", "zh"),
+            ("禮拜四不行", "zh"),
         ),
     ],
 )
@@ -96,10 +111,17 @@ def test_it_detects_crisis_language_whatever_the_session_locale() -> None:
             ("I'm not good enough for this job", "en"),
             ("Я не устал", "ru"),
             ("Мне не хватает времени", "ru"),
+            ("我不累", "zh"),
+            ("我今天睡得很好", "zh"),
         ),
         # a question about others is not meta; moving on is not rescheduling
-        *cases(detect_meta, ("Who are they to judge me?", "en")),
-        *cases(detect_reschedule, ("I want to move on with my life", "en")),
+        *cases(detect_meta, ("Who are they to judge me?", "en"), ("他们是谁？", "zh")),
+        *cases(
+            detect_reschedule,
+            ("I want to move on with my life", "en"),
+            ("我周四和姐姐吵架了", "zh"),
+            ("我一直在推迟做决定", "zh"),
+        ),
     ],
 )
 def test_it_does_not_read_ordinary_negated_or_unrelated_words_as_a_signal(
@@ -114,3 +136,6 @@ def test_mood_scoring_counts_words_and_flips_negated_ones() -> None:
     assert mood_score("not good", "en") == -1
     assert mood_score("Мне стало легче и спокойнее", "ru") == 2
     assert mood_score("Мне не лучше, тревожно", "ru") == -2
+    assert mood_score("我现在轻松多了，也平静了", "zh") == 2
+    assert mood_score("我很焦虑，也很难过", "zh") == -2
+    assert mood_score("我不开心", "zh") == -1

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from sessions_app.engine.offline import grammar_en, grammar_ru
+from sessions_app.engine.offline import grammar_en, grammar_ru, grammar_zh
 from sessions_app.engine.offline.banks import BANK
 
 
@@ -84,8 +86,13 @@ def test_it_turns_russian_third_person_into_ty_and_vy_questions(
 
 def test_it_turns_a_russian_insight_into_a_gentle_statement() -> None:
     third = "Пользователь склонен принимать резкую мысль о себе за факт."
+    # The client's gender unknown: a neutral wording (issue 16), never "склонен(на)".
     assert (
         grammar_ru.to_statement(third)
+        == "Похоже, тебе свойственно принимать резкую мысль о себе за факт."
+    )
+    assert (
+        grammar_ru.to_statement(third, gender="masc")
         == "Похоже, ты склонен принимать резкую мысль о себе за факт."
     )
     assert (
@@ -117,3 +124,72 @@ def test_every_bank_question_comes_out_addressed_to_the_client(english: str, rus
     assert "you" in card_en.lower()
     assert "пользовател" not in card_ru.lower()
     assert any(word in card_ru.lower() for word in ("ты", "тебя", "тебе", "тобой"))
+
+
+@pytest.mark.parametrize(
+    ("third", "card"),
+    [
+        ("用户一直在推迟那些过去能带来乐趣的事情。", "你一直在推迟那些过去能带来乐趣的事情吗？"),
+        ("事情不顺的时候，用户会对自己说些什么？", "事情不顺的时候，你会对自己说些什么？"),
+        ("来访者觉得自己卡在了几个选择之间。", "你觉得自己卡在了几个选择之间吗？"),
+        ("她觉得别人都在评判她的选择。", "你觉得别人都在评判你的选择吗？"),
+        ("他们都觉得用户太敏感。", "他们都觉得你太敏感吗？"),
+        ("用戶覺得很累。", "你觉得很累吗？"),  # traditional in, simplified out
+    ],
+)
+def test_chinese_third_person_becomes_you_and_a_statement_asks_with_ma(third, card) -> None:
+    assert grammar_zh.to_question(third) == card
+
+
+def test_a_chinese_insight_is_said_to_the_client() -> None:
+    assert (
+        grammar_zh.to_statement("用户容易把对自己的苛刻想法当成事实。")
+        == "看起来，你容易把对自己的苛刻想法当成事实。"
+    )
+
+
+@pytest.mark.parametrize("chinese", [q.zh for f in BANK.values() for s in f.values() for q in s])
+def test_every_chinese_bank_question_comes_out_addressed_to_the_client(chinese: str) -> None:
+    card = grammar_zh.to_question(chinese)
+    assert card.endswith("？")
+    assert "用户" not in card
+    assert "你" in card
+    assert not re.search(r"[A-Za-z]", card)
+
+
+@pytest.mark.parametrize(
+    ("third", "feminine", "masculine"),
+    [
+        ("Пользователь застрял между несколькими вариантами.", "Ты застряла", "Ты застрял"),
+        ("Пользователь склонен всё откладывать.", "Ты склонна", "Ты склонен"),
+        ("Что пользователь мог бы сделать завтра?", "ты могла бы", "ты мог бы"),
+        ("Какое занятие пользователь готов запланировать?", "ты готова", "ты готов"),
+    ],
+)
+def test_russian_ty_agrees_with_the_clients_gender(third, feminine, masculine) -> None:
+    assert feminine in grammar_ru.to_question(third, gender="femn")
+    assert masculine in grammar_ru.to_question(third, gender="masc")
+    # "вы" is plural whatever the gender
+    assert grammar_ru.to_question(third, formal=True, gender="femn") == grammar_ru.to_question(
+        third, formal=True
+    )
+
+
+def test_a_russian_question_without_past_or_short_adjective_needs_no_gender() -> None:
+    assert not grammar_ru.gendered("Что пользователь говорит себе, когда что-то идёт не так?")
+
+
+@pytest.mark.parametrize(
+    ("third", "neutral"),
+    [
+        ("Пользователь склонен всё откладывать.", "Тебе свойственно всё откладывать?"),
+        ("Что пользователь мог бы сделать завтра?", "Что тебе удалось бы сделать завтра?"),
+        (
+            "Какое занятие пользователь готов запланировать?",
+            "Какое занятие тебе хочется запланировать?",
+        ),
+    ],
+)
+def test_with_the_gender_unknown_a_neutral_wording_is_used_where_one_exists(third, neutral) -> None:
+    assert grammar_ru.to_question(third) == neutral
+    assert not grammar_ru.gendered(third)

@@ -125,3 +125,18 @@ def test_a_client_without_a_schedule_is_never_counted(clock, client_profile):
     report = outreach.reactivations_send()
     assert missed(client_profile) == 0
     assert report.counts["sent"] == 0
+
+
+@pytest.mark.parametrize(
+    ("locale", "title"),
+    [("ru", "Давно не виделись."), ("zh", "好久不见。"), ("zh-Hant-TW", "好久不见。")],
+)
+def test_the_reactivation_message_is_in_the_clients_language(clock, client_profile, locale, title):
+    UserProfile.objects.filter(pk=client_profile.pk).update(locale=locale)
+    started(client_profile.user, berlin(3, 5, 17, 50))
+    clock.move_to(berlin(3, 27, 12))  # three Thursdays missed
+
+    outreach.reactivations_send()
+
+    [message] = reactivations(client_profile.user)
+    assert message.payload["title"].startswith(title)

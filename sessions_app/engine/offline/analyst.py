@@ -3,7 +3,8 @@
 Context it reads (all optional): `locale`, `cbt_focus`, `phase`, `turn_count` (completed
 question+answer rounds), `recap` [{question, answer}] — the batch just answered,
 `last_client_text`, `asked_questions` (every third-person question asked this session),
-`flow_step`, `allowed_next`, `slots`, `address` ("formal" for Russian "вы").
+`flow_step`, `allowed_next`, `slots`, `address` ("formal" for Russian "вы"), `gender` (the
+client's grammatical gender, "femn" / "masc" / "" unknown).
 """
 
 from __future__ import annotations
@@ -11,8 +12,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy, pgettext_lazy
+
+from sessions_app import texts
 from sessions_app.engine import lexicon
-from sessions_app.engine.offline import common
+from sessions_app.engine.offline import common, grammar_ru
 from sessions_app.engine.offline.banks import (
     BANK,
     CLOSURE,
@@ -30,7 +35,19 @@ MAY_COMPLETE_AFTER = 4
 MUST_COMPLETE_AFTER = 7
 # Words about thinking, plans and choices run through every answer: they open no new topic.
 GENERIC_THEMES = frozenset({"thought", "plan", "decision"})
-MOOD_RU = {"declining": "ухудшение", "stable": "без изменений", "improving": "улучшение"}
+MOOD = {
+    "declining": pgettext_lazy("mood", "declining"),
+    "stable": pgettext_lazy("mood", "stable"),
+    "improving": pgettext_lazy("mood", "improving"),
+}
+BATCH_ANSWERS = ngettext_lazy(
+    "{count} answer in this batch.", "{count} answers in this batch.", "count"
+)
+OBSERVED = {
+    "fatigue": _("The user is tired and wants to stop; no new questions."),
+    "meta": _("The user asked about the conversation itself; focus gently returned."),
+    "crisis": _("The user's words contain a possible risk signal."),
+}
 _CLOSURE = tuple(re.compile(pattern) for pattern in CLOSURE)
 
 
@@ -108,16 +125,29 @@ def _candidates(
         bank = BANK[focus][name]
         offset = turn_count % len(bank)
         rotated = bank[offset:] + bank[:offset]
-        ranked = sorted(rotated, key=lambda q: -_relevance(q, themes))
+        ranked = sorted(
+            rotated, key=lambda q: (_gender_unknown(q, lang, context), -_relevance(q, themes))
+        )
         for entry in ranked:
-            text = common.pick(lang, (entry.en, entry.ru))
-            narrated = common.second_person_question(text, lang, formal=formal)
-            if any(common.same_text(text, a) for a in asked) or any(
+            text = getattr(entry, lang)
+            # Asked in any language is asked: a client who changed language gets no repeat.
+            variants = (entry.en, entry.ru, entry.zh)
+            narrated = common.second_person_question(
+                text, lang, formal=formal, gender=str(context.get("gender") or "")
+            )
+            if any(common.same_text(v, a) for v in variants for a in asked) or any(
                 common.same_text(narrated, s) for s in shown
             ):
                 continue
             ordered.append(text)
     return ordered
+
+
+def _gender_unknown(question: BankQuestion, lang: str, context: dict[str, Any]) -> bool:
+    """A Russian question that would agree in gender ("ты застрял"), while the client's gender
+    is unknown: asked last, so that no card guesses it."""
+    informal = lang == "ru" and context.get("address") != "formal"
+    return informal and not context.get("gender") and grammar_ru.gendered(question.ru)
 
 
 def _relevance(question: BankQuestion, themes: list[str]) -> int:
@@ -128,9 +158,9 @@ def _questions(
     lang: str, candidates: list[str], turn_count: int, *, complete: bool, crisis: bool, meta: bool
 ) -> list[str]:
     if crisis:
-        return [common.pick(lang, (SAFETY_QUESTION["en"], SAFETY_QUESTION["ru"]))]
+        return [SAFETY_QUESTION[lang]]
     if meta:
-        return [common.pick(lang, (REFOCUS_QUESTION["en"], REFOCUS_QUESTION["ru"]))]
+        return [REFOCUS_QUESTION[lang]]
     if complete:
         return []
     # Fewer questions per batch as the session matures: the conversation narrows.
@@ -194,27 +224,13 @@ def _observation(
     meta: bool,
     crisis: bool,
 ) -> str:
-    labels = ", ".join(common.pick(lang, THEME_LABELS[t]) for t in themes[:3])
-    if lang == "ru":
-        parts = [f"Ответов в батче: {len(pairs)}."]
-        parts += [f"Темы: {labels}."] if labels else []
-        parts.append(f"Динамика настроения: {MOOD_RU[mood_delta]}.")
-        parts += ["Пользователь устал и хочет остановиться; новых вопросов нет."] if fatigue else []
-        parts += (
-            ["Пользователь спросил о самом разговоре; фокус мягко возвращён к нему."]
-            if meta
-            else []
-        )
-        parts += ["В словах пользователя есть возможный сигнал риска."] if crisis else []
-    else:
-        parts = [f"{len(pairs)} answers in this batch."]
-        parts += [f"Themes: {labels}."] if labels else []
-        parts.append(f"Mood: {mood_delta}.")
-        parts += ["The user is tired and wants to stop; no new questions."] if fatigue else []
-        parts += (
-            ["The user asked about the conversation itself; focus gently returned."] if meta else []
-        )
-        parts += ["The user's words contain a possible risk signal."] if crisis else []
+    labels = texts.listed([common.pick(lang, THEME_LABELS[t]) for t in themes[:3]], lang)
+    parts = [texts.plural(BATCH_ANSWERS, len(pairs), lang)]
+    parts += [texts.say(_("Themes: {labels}."), lang, labels=labels)] if labels else []
+    parts.append(texts.say(_("Mood: {mood}."), lang, mood=texts.say(MOOD[mood_delta], lang)))
+    parts += [texts.say(OBSERVED["fatigue"], lang)] if fatigue else []
+    parts += [texts.say(OBSERVED["meta"], lang)] if meta else []
+    parts += [texts.say(OBSERVED["crisis"], lang)] if crisis else []
     return " ".join(parts)
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from sessions_app import texts
 from sessions_app.engine import lexicon
-from sessions_app.engine.offline import grammar_en, grammar_ru
-from sessions_app.engine.offline.banks import FOCI, FOCUS_BY_THEME, THEMES
+from sessions_app.engine.offline import grammar_en, grammar_ru, grammar_zh
+from sessions_app.engine.offline.banks import FOCI, FOCUS_BY_THEME, LANGS, THEMES
 
 _THEME_PATTERNS = {
     theme: tuple(re.compile(pattern) for pattern in patterns) for theme, patterns in THEMES.items()
@@ -18,12 +18,13 @@ _THEME_PATTERNS = {
 
 
 def lang_of(context: dict[str, Any]) -> str:
-    # The offline rules speak English and Russian; any other language reads English.
-    return "ru" if texts.lang_of(str(context.get("locale") or "en")) == "ru" else "en"
+    # The offline rules speak English, Russian and Chinese; any other language reads English.
+    return texts.lang_of(str(context.get("locale") or "en"))
 
 
-def pick(lang: str, pair: tuple[str, str]) -> str:
-    return pair[1] if lang == "ru" else pair[0]
+def pick(lang: str, variants: tuple[str, ...]) -> str:
+    """The variant in `lang` of an (en, ru, zh) tuple."""
+    return variants[LANGS.index(lang)]
 
 
 def recap_pairs(context: dict[str, Any]) -> list[tuple[str, str]]:
@@ -56,15 +57,19 @@ def focus_for(context: dict[str, Any], themes: list[str]) -> str:
     return max(FOCI, key=lambda f: (votes[f], -FOCI.index(f)))
 
 
-def second_person_question(text: str, lang: str, *, formal: bool) -> str:
+def second_person_question(text: str, lang: str, *, formal: bool, gender: str = "") -> str:
     if lang == "ru":
-        return grammar_ru.to_question(text, formal=formal)
+        return grammar_ru.to_question(text, formal=formal, gender=gender)
+    if lang == "zh":
+        return grammar_zh.to_question(text)
     return grammar_en.to_question(text)
 
 
-def second_person_statement(text: str, lang: str, *, formal: bool) -> str:
+def second_person_statement(text: str, lang: str, *, formal: bool, gender: str = "") -> str:
     if lang == "ru":
-        return grammar_ru.to_statement(text, formal=formal)
+        return grammar_ru.to_statement(text, formal=formal, gender=gender)
+    if lang == "zh":
+        return grammar_zh.to_statement(text)
     return grammar_en.to_statement(text)
 
 

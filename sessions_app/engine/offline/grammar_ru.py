@@ -8,11 +8,21 @@ conjugated: present -ет/-ёт/-ит → -ешь/-ёшь/-ишь (-ете/-ёт
 adjectives (уверен, готов, склонен) take the plural for "вы". A verb coordinated with it ("и
 ругает себя") follows. Oblique cases and pronouns map to тебя/тебе/тобой (вас/вам/вами).
 Russian asks a yes/no question by intonation, so a declarative only needs its "?".
+
+"Ты" agrees with the client in the past and in short adjectives: with `gender="femn"` (learned
+from the client's own words, `engine.language.russian_gender`) "ты склонен", "ты застрял",
+"ты мог бы" become "ты склонна", "ты застряла", "ты могла бы" (pymorphy3 inflects them); "вы"
+takes the plural whatever the gender. With the gender unknown a neutral wording is used where
+one exists ("тебе свойственно", "тебе удалось бы"); `gendered(text)` tells whether a question
+still needs a gender, so that the Analyst can prefer the others while the gender is unknown.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
+
+import pymorphy3
 
 SUBJECTS = {"пользователь", "клиент", "клиентка", "он", "она"}
 OBLIQUE = {  # word: (informal, formal)
@@ -100,6 +110,8 @@ SHORT_ADJECTIVES = {
     "нужен",
 }
 CONJUNCTIONS = {"и", "но", "а", "или"}
+# Neutral "тебе …" for a short adjective, when the client's gender is unknown.
+NEUTRAL_DATIVE = {"склонен": "свойственно", "готов": "хочется", "способен": "по силам"}
 # Present and reflexive endings, longest first: (3rd person, informal, formal).
 ENDINGS = (
     ("ется", "ешься", "етесь"),
@@ -112,13 +124,13 @@ ENDINGS = (
 _WORD = re.compile(r"^([^\w]*)([\w-]*)([^\w]*)$")
 
 
-def to_question(text: str, *, formal: bool = False) -> str:
-    return _finish(_convert(text, formal), "?")
+def to_question(text: str, *, formal: bool = False, gender: str = "") -> str:
+    return _finish(_convert(text, formal, gender), "?")
 
 
-def to_statement(text: str, *, formal: bool = False) -> str:
-    """ "Пользователь склонен …" → "Похоже, ты склонен …"."""
-    tokens = _convert(text, formal)
+def to_statement(text: str, *, formal: bool = False, gender: str = "") -> str:
+    """ "Пользователь склонен …" → "Похоже, ты склонен …" ("склонна" for a woman)."""
+    tokens = _convert(text, formal, gender)
     if not tokens:
         return ""
     if not _core(tokens[0]).isupper() or len(_core(tokens[0])) == 1:
@@ -126,7 +138,14 @@ def to_statement(text: str, *, formal: bool = False) -> str:
     return _finish(["Похоже,", *tokens], ".")
 
 
-def _convert(text: str, formal: bool) -> list[str]:
+def gendered(text: str) -> bool:
+    """Whether the "ты" question needs the client's gender: it agrees in gender ("ты застрял" /
+    "ты застряла") and has no neutral wording."""
+    masculine = to_question(text, gender="masc")
+    return to_question(text, gender="femn") != masculine and to_question(text) == masculine
+
+
+def _convert(text: str, formal: bool, gender: str = "") -> list[str]:
     tokens = text.strip().rstrip(".!?").split()
     lowered = [_core(token).lower() for token in tokens]
     out = list(tokens)
@@ -134,7 +153,12 @@ def _convert(text: str, formal: bool) -> list[str]:
     for index, word in enumerate(lowered):
         if word in SUBJECTS and _is_subject(lowered, index):
             out[index] = _with_core(tokens[index], ("вы", "ты")[0 if formal else 1])
-            _conjugate_around(out, lowered, index, formal)
+            touched = _conjugate_around(out, lowered, index, formal)
+            if gender == "femn" and not formal:
+                for verb in touched:
+                    out[verb] = _with_core(out[verb], _feminine(_core(out[verb]).lower()))
+            elif gender != "masc" and not formal:
+                _neutral(out, lowered, index, touched)
         elif word in OBLIQUE:
             out[index] = _with_core(tokens[index], OBLIQUE[word][form])
         elif word in AFTER_PREPOSITION and index and len(lowered[index - 1]) <= 3:
@@ -144,29 +168,65 @@ def _convert(text: str, formal: bool) -> list[str]:
     return out
 
 
+def _neutral(out: list[str], lowered: list[str], subject: int, touched: list[int]) -> None:
+    """Gender unknown: "ты склонен" → "тебе свойственно", "ты мог бы" → "тебе удалось бы"."""
+    for verb in touched[:1]:
+        word = lowered[verb]
+        if word in NEUTRAL_DATIVE:
+            out[subject] = _with_core(out[subject], "тебе")
+            out[verb] = _with_core(out[verb], NEUTRAL_DATIVE[word])
+        elif word in ("мог", "смог") and lowered[verb + 1 : verb + 2] == ["бы"]:
+            out[subject] = _with_core(out[subject], "тебе")
+            out[verb] = _with_core(out[verb], "удалось")
+
+
 def _is_subject(lowered: list[str], index: int) -> bool:
     # "он"/"она" after a preposition are not subjects ("о нём" is handled elsewhere).
     return lowered[index] not in ("он", "она") or index == 0 or lowered[index - 1] not in ("о",)
 
 
-def _conjugate_around(out: list[str], lowered: list[str], index: int, formal: bool) -> None:
+def _conjugate_around(out: list[str], lowered: list[str], index: int, formal: bool) -> list[int]:
+    """Conjugate the subject's verb; the positions of the words that now agree with it."""
     after = index + 1
     while after < len(lowered) and lowered[after] in SKIP:
         after += 1
     if after < len(lowered) and _conjugate(lowered[after], formal):
-        _conjugate_chain(out, lowered, after, formal)
-    elif index and _conjugate(lowered[index - 1], formal):
+        return _conjugate_chain(out, lowered, after, formal)
+    if index and _conjugate(lowered[index - 1], formal):
         out[index - 1] = _with_core(out[index - 1], _conjugate(lowered[index - 1], formal))
+        return [index - 1]
+    return []
 
 
-def _conjugate_chain(out: list[str], lowered: list[str], index: int, formal: bool) -> None:
+def _conjugate_chain(out: list[str], lowered: list[str], index: int, formal: bool) -> list[int]:
     """Conjugate the verb at `index` and the verbs coordinated with it in the same clause
     ("откладывает дела и ругает себя")."""
+    touched = []
     while index < len(lowered):
         out[index] = _with_core(out[index], _conjugate(lowered[index], formal))
+        touched.append(index)
         index = _coordinated_verb(out, lowered, index)
         if index < 0:
-            return
+            return touched
+    return touched
+
+
+@cache
+def _morph() -> pymorphy3.MorphAnalyzer:
+    return pymorphy3.MorphAnalyzer()
+
+
+def _feminine(word: str) -> str:
+    """A masculine past-tense verb or short adjective in the feminine; other words as they
+    are ("склонен" → "склонна", "застрял" → "застряла", "ругаешь" stays)."""
+    for parse in _morph().parse(word)[:2]:
+        tag = parse.tag
+        agrees = ("VERB" in tag and "past" in tag) or "ADJS" in tag
+        if agrees and "masc" in tag and "sing" in tag:
+            inflected = parse.inflect({"femn"})
+            if inflected is not None:
+                return inflected.word
+    return word
 
 
 def _coordinated_verb(out: list[str], lowered: list[str], verb: int) -> int:

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
 from psychologist.llm.budget import clip_middle, truncate_middle
+from sessions_app import texts
 from sessions_app.engine import lexicon
 from sessions_app.engine.offline import common
 from sessions_app.engine.offline.banks import (
@@ -37,18 +41,19 @@ def summarise(context: dict[str, Any]) -> dict[str, Any]:
     room_tokens = max(0, (SUMMARY_MAX_CHARS - len(header) - 40) // 4)
     budget = min(int(context.get("token_budget") or DEFAULT_TOKEN_BUDGET), room_tokens)
     excerpts = [common.clip_words(answer, EXCERPT_CHARS) for answer in answers]
-    marker = (lambda n: f"[… пропущено: {n} …]") if lang == "ru" else (lambda n: f"[… {n} more …]")
-    kept = truncate_middle(excerpts, budget_tokens=budget, marker=marker)
-    words_label = "Слова клиента" if lang == "ru" else "In the client's words"
-    body = f"{words_label}: " + " / ".join(
-        f"«{line}»" if line[:1] != "[" else line for line in kept
-    )
+    kept = truncate_middle(excerpts, budget_tokens=budget, marker=lambda n: _omitted(n, lang))
+    quoted = " / ".join(f"«{line}»" if line[:1] != "[" else line for line in kept)
+    body = texts.say(_("In the client's words: {words}"), lang, words=quoted)
     summary = clip_middle(f"{header} {body}" if kept else header, max_chars=SUMMARY_MAX_CHARS)
     return {
         "summary": summary,
         "key_insights": _key_insights(context, lang, focus, themes),
         "cbt_techniques_used": _techniques(focus, themes),
     }
+
+
+def _omitted(count: int, lang: str) -> str:
+    return texts.plural(OMITTED, count, lang)
 
 
 def _client_words(context: dict[str, Any]) -> list[str]:
@@ -62,40 +67,31 @@ def _client_words(context: dict[str, Any]) -> list[str]:
     ]
 
 
+FOCUS_COUNT = ngettext_lazy(
+    "Focus: {focus}. {count} answer.", "Focus: {focus}. {count} answers.", "count"
+)
+OMITTED = ngettext_lazy("[… {count} more …]", "[… {count} more …]", "count")
 HEADER_WORDS = {
-    "ru": {
-        "focus": "Фокус: {focus}. Ответов: {count}.",
-        "themes": "Темы: {labels}.",
-        "improving": "К концу настроение стало легче.",
-        "declining": "К концу настроение стало тяжелее.",
-        "stable": "Настроение в течение сессии было ровным.",
-        "fatigue": "Клиент попросил остановиться из-за усталости.",
-        "crisis": "Прозвучал возможный сигнал риска.",
-    },
-    "en": {
-        "focus": "Focus: {focus}. {count} answers.",
-        "themes": "Themes: {labels}.",
-        "improving": "Mood grew lighter towards the end.",
-        "declining": "Mood grew heavier towards the end.",
-        "stable": "Mood stayed even through the session.",
-        "fatigue": "The client asked to stop because of tiredness.",
-        "crisis": "A possible risk signal came up.",
-    },
+    "themes": _("Themes: {labels}."),
+    "improving": _("Mood grew lighter towards the end."),
+    "declining": _("Mood grew heavier towards the end."),
+    "stable": _("Mood stayed even through the session."),
+    "fatigue": _("The client asked to stop because of tiredness."),
+    "crisis": _("A possible risk signal came up."),
 }
 
 
 def _header(lang: str, focus: str, answers: list[str], themes: list[str], locale: str) -> str:
-    labels = ", ".join(common.pick(lang, THEME_LABELS[t]) for t in themes[:4])
+    labels = texts.listed([common.pick(lang, THEME_LABELS[t]) for t in themes[:4]], lang)
     trend = _trend(answers, locale)
     fatigue = any(lexicon.detect_fatigue(a, locale) for a in answers[-2:])
     crisis = any(detect_crisis(a, locale) for a in answers)
-    words = HEADER_WORDS[lang]
     focus_label = common.pick(lang, FOCUS_LABELS[focus])
-    parts = [words["focus"].format(focus=focus_label, count=len(answers))]
-    parts += [words["themes"].format(labels=labels)] if labels else []
-    parts.append(words[trend])
-    parts += [words["fatigue"]] if fatigue else []
-    parts += [words["crisis"]] if crisis else []
+    count = texts.plural(FOCUS_COUNT, len(answers), lang, focus=focus_label)
+    words = [trend, *(["fatigue"] if fatigue else []), *(["crisis"] if crisis else [])]
+    parts = [count]
+    parts += [texts.say(HEADER_WORDS["themes"], lang, labels=labels)] if labels else []
+    parts += [texts.say(HEADER_WORDS[word], lang) for word in words]
     return " ".join(parts)
 
 

@@ -42,12 +42,17 @@ PACING_SLOTS = ("fatigue",)
 FIELDS = FLOW_FIELDS + PACING_FIELDS
 
 
+# Left out of a snapshot while they hold these values (most of the time): every message
+# carries one, so it stays small.
+QUIET = {"suspended_intent": "", "resumable_step_code": "", "resumable_slots": {}}
+
+
 def state_snapshot(session: AskSession) -> dict[str, Any]:
     """The branch-dependent state of the session now (copies, never the live dicts)."""
     snapshot = {name: getattr(session, name) for name in FIELDS}
     snapshot["slots"] = dict(session.slots or {})
     snapshot["resumable_slots"] = dict(session.resumable_slots or {})
-    return snapshot
+    return {k: v for k, v in snapshot.items() if not (k in QUIET and v in ("", None, {}))}
 
 
 def _known_at(message: AskMessage, children: dict[int, list[AskMessage]]) -> dict | None:
@@ -108,7 +113,8 @@ def state_follow(session: AskSession, head_id: int | None, *also: AskSession) ->
         known = state_at(messages[head_id], messages) if head_id in messages else None
         if known is None:
             return
-        values = {name: known[name] for name in FIELDS if name in known}
+        values = {name: known.get(name, QUIET.get(name)) for name in FIELDS}
+        values = {name: value for name, value in values.items() if value is not None}
     if session.current_intent_code == CRISIS_INTENT:
         values = {name: value for name, value in values.items() if name in PACING_FIELDS}
         values["ready_to_close"] = False  # a crisis conversation is never paced out

@@ -153,6 +153,7 @@ class Turn:
     # The state at the head when the turn began: what its first message was written after,
     # whatever the turn sets before appending it (branch.py).
     opened: dict[str, Any] = field(init=False)
+    stamped: dict[str, Any] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.opened = state_snapshot(self.session)
@@ -174,8 +175,12 @@ class Turn:
         added = []
         for draft in drafts:
             # The state at its parent, where a fork back to that parent returns (branch.py),
-            # carried by the INSERT itself: the turn's opening state for its first message.
+            # carried by the INSERT itself: the turn's opening state on its first message, then
+            # only where the turn changed it (a message without one: as its parent's).
+            payload = dict(draft.payload)
             before = state_snapshot(session) if added or self.messages else self.opened
+            if before != self.stamped:
+                payload[BEFORE] = self.stamped = before
             message = AskMessage.objects.create(
                 session=session,
                 parent_id=parent_id,
@@ -183,7 +188,7 @@ class Turn:
                 role=draft.role,
                 kind=draft.kind,
                 text=draft.text,
-                payload={**draft.payload, BEFORE: before},
+                payload=payload,
                 created_at=now,
             )
             parent_id = message.pk

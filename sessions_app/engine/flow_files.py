@@ -4,6 +4,10 @@
 them in one transaction: a malformed file is reported by file and JSON path, and nothing is
 half-loaded. The same code loads the built-in flows from a data migration (with the historical
 models) and from `manage.py load_flows` (with the live ones).
+
+`reply_as_written` (a boolean on the flow, and on a step to override it): the agent's own reply
+is shown to the client as written — a booking or scheduling flow — instead of being rephrased
+into the Narrator's question cards (`engine/batch.py`).
 """
 
 from __future__ import annotations

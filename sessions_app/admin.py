@@ -333,7 +333,14 @@ class NotificationAdmin(admin.ModelAdmin):
 class FlowStepInline(admin.TabularInline):
     model = FlowStep
     extra = 0
-    fields = ("order", "code", "allowed_next", "prompt_fragment", "guard_codes")
+    fields = (
+        "order",
+        "code",
+        "allowed_next",
+        "prompt_fragment",
+        "reply_as_written",
+        "guard_codes",
+    )
     readonly_fields = ("guard_codes",)
     ordering = ("order", "id")
     show_change_link = True
@@ -354,7 +361,7 @@ class FlowGuardInline(admin.TabularInline):
 
 @admin.register(Flow)
 class FlowAdmin(admin.ModelAdmin):
-    list_display = ("code", "name", "step_count", "updated_at")
+    list_display = ("code", "name", "step_count", "reply_as_written", "updated_at")
     search_fields = ("code", "name")
     inlines = [FlowStepInline]
 

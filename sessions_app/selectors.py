@@ -493,6 +493,9 @@ class Transcript:
     pairs: list[tuple[str, str]] = field(default_factory=list)
     insights: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Every answer the client gave besides the topic, in order: the answered cards and the
+    # words written without a card ("" for their question).
+    answers: list[tuple[str, str]] = field(default_factory=list)
 
 
 def session_transcript(session: AskSession) -> Transcript:
@@ -504,18 +507,22 @@ def session_transcript(session: AskSession) -> Transcript:
     else:
         path = sorted(messages.values(), key=lambda m: (m.created_at, m.pk))
     kind = AskMessage.Kind
-    topics, pairs, insights, notes = [], [], [], []
+    topics, pairs, insights, notes, answers = [], [], [], [], []
     question: str | None = None
     for message in path:
         if message.kind == kind.QUESTION_CARD:
             question = message.text
         elif message.kind == kind.ANSWER and question is not None:
             pairs.append((question, message.text))
+            answers.append((question, message.text))
             question = None
+        elif message.kind == kind.TEXT and message.role == AskMessage.Role.CLIENT:
+            if message.text:
+                answers.append(("", message.text))
         elif message.kind == kind.TOPIC:
             topics.append(message.text)
         elif message.kind == kind.INSIGHT and message.text:
             insights.append(message.text)
         elif message.kind in (kind.LAST_THING, kind.NOTE) and message.text:
             notes.append(message.text)
-    return Transcript(next(iter(topics), ""), pairs, insights, notes)
+    return Transcript(next(iter(topics), ""), pairs, insights, notes, answers)

@@ -32,7 +32,12 @@ from sessions_app import texts
 from sessions_app.engine import prompts
 from sessions_app.engine.flows import state_json_split
 from sessions_app.engine.graph import Materialized, materialize
-from sessions_app.engine.schemas import ANALYST_OUTPUT, NARRATOR_OUTPUT, SUMMARY_OUTPUT
+from sessions_app.engine.schemas import (
+    ANALYST_DEFAULTS,
+    ANALYST_OUTPUT,
+    NARRATOR_OUTPUT,
+    SUMMARY_OUTPUT,
+)
 from sessions_app.models import AskSession
 
 logger = logging.getLogger(__name__)
@@ -104,14 +109,18 @@ def _reask(request: LLMRequest, error: LLMOutputInvalid, tool: ToolSpec) -> LLMR
 
 
 def _plain_text_output(error: LLMOutputInvalid, tool: ToolSpec) -> dict[str, Any] | None:
-    """A plain-text Analyst: questions one per line, the rest in a trailing STATE_JSON line."""
+    """A plain-text Analyst: its reply (questions one per line), then a trailing STATE_JSON
+    line that need hold only the move — what it leaves out takes a safe default."""
     if tool is not ANALYST_OUTPUT or error.response is None or not error.response.text:
         return None
     shown, data, malformed = state_json_split(error.response.text)
     if data is None or malformed:
         return None
-    questions = [line.strip(" -•\t") for line in shown.splitlines() if line.strip()][:2]
-    output = {"questions": questions, **{k: v for k, v in data.items() if k != "questions"}}
+    lines = [line.strip() for line in shown.splitlines() if line.strip()]
+    questions = [line.strip(" -•\t") for line in lines][:2]
+    given = {k: v for k, v in data.items() if k not in ("questions", "reply")}
+    output = {**ANALYST_DEFAULTS, "slots_updated": {}, "questions": questions, **given}
+    output["reply"] = "\n".join(lines)
     return output if not tool_input_errors(tool, output) else None
 
 

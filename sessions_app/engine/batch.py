@@ -83,6 +83,8 @@ class Inputs:
     facts: dict[str, Any]
     context: dict[str, Any]
     profile: str
+    # The step shows the agent's reply as written (a booking flow), not the Narrator's cards.
+    as_written: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -107,6 +109,7 @@ def _inputs(session: AskSession, pending: Pending) -> Inputs:
             "prompt_fragment": step.prompt_fragment if step else "",
             "slots": session.slots,
             "pending_guard": guard,
+            "reply_as_written": bool(step and step.reply_as_written),
         },
         "client_seems_tired": pending.fatigue,
         "client_asks_about_the_system": pending.meta,
@@ -125,7 +128,8 @@ def _inputs(session: AskSession, pending: Pending) -> Inputs:
         "slots": session.slots,
     }
     profile = prompts.profile_block(profile_of(session), last_sessions(session))
-    return Inputs(flow, pairs, asked, facts, context, profile)
+    as_written = bool(step and step.reply_as_written)
+    return Inputs(flow, pairs, asked, facts, context, profile, as_written=as_written)
 
 
 def batch_run(session: AskSession, pending: Pending) -> TurnResult:
@@ -143,8 +147,12 @@ def batch_run(session: AskSession, pending: Pending) -> TurnResult:
         branch=branch,
     )
     output = _enforced(analyst.output, pending, session.locale) if analyst.ok else None
+    # An agent that wrote no reply (the offline engine asks in the third person) still gets
+    # its questions rephrased, whatever the step says.
+    inputs.as_written = inputs.as_written and bool(output and output.get("reply"))
     narration = None
-    if output and (output["questions"] or output.get("suggested_insight")):
+    wanted = output and (output["questions"] or output.get("suggested_insight"))
+    if wanted and not inputs.as_written:
         facts = {
             "locale": session.locale,
             "questions": output["questions"],
@@ -170,7 +178,8 @@ def _enforced(
     if not any(word in observation.lower() for word in ("tired", "устал", "累")):
         tired = texts.say(TIRED, locale)
         observation = texts.sentences(locale, observation, tired)
-    return {**output, "questions": [], "session_complete": True, "observation": observation}
+    stop = {"questions": [], "reply": None, "session_complete": True}
+    return {**output, **stop, "observation": observation}
 
 
 @transaction.atomic
@@ -224,7 +233,10 @@ def _applied(
         crisis.risk_unassessed(turn, reason=narration.failure, agent="narrator")
     _move(turn, inputs.flow, output)
     ready, reason = pacing_decide(session, output, pending)
-    cards = _cards(turn, inputs.flow, output, pending, narration)
+    if inputs.as_written:
+        cards = _reply_cards(turn, output)
+    else:
+        cards = _cards(turn, inputs.flow, output, pending, narration)
     if reason == "length":
         cards = []  # what room is left belongs to the closing
     if ready:
@@ -312,6 +324,17 @@ def _cards(
     if pending.meta and not cards:
         cards.append(new_card(texts.text("refocus", session.locale), QUESTION))
     return cards
+
+
+def _reply_cards(turn: Turn, output: dict[str, Any]) -> list[dict[str, Any]]:
+    """A step that shows the agent's reply as written: one card with the reply, through the
+    output filter like every agent text. The agent asks for what a guard misses in its own
+    words, so no engine card is added."""
+    insight = client_text(output.get("suggested_insight"))
+    if insight:
+        turn.append(Draft(AskMessage.Role.ANALYST, AskMessage.Kind.INSIGHT, insight))
+    shown = client_text(output.get("reply"))
+    return [new_card(shown, QUESTION)] if shown else []
 
 
 def _guard_cards(flow: FlowDef, session: AskSession) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from django.db import models
 from django.utils import timezone
 
 from sessions_app import models as session_models
+from sessions_app.engine.branch import BEFORE, state_snapshot
 from sessions_app.engine.graph import workline_ensure_main, workline_path
 from sessions_app.errors import invalid
 from sessions_app.events import EventSpec, EventType, events_append, session_length_check
@@ -149,6 +150,13 @@ class Turn:
     # Work that must follow the row writes inside the same transaction (the analysis request
     # of a closing reads the closed session).
     after_save: list[Callable[[], Any]] = field(default_factory=list)
+    # The state at the head when the turn began: what its first message was written after,
+    # whatever the turn sets before appending it (branch.py).
+    opened: dict[str, Any] = field(init=False)
+    stamped: dict[str, Any] | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        self.opened = state_snapshot(self.session)
 
     def event(self, type: str, actor: str = "engine", **payload: Any) -> None:
         self.events.append(EventSpec(type=type, payload=payload, actor=actor))
@@ -166,6 +174,13 @@ class Turn:
         now = timezone.now()
         added = []
         for draft in drafts:
+            # The state at its parent, where a fork back to that parent returns (branch.py),
+            # carried by the INSERT itself: the turn's opening state on its first message, then
+            # only where the turn changed it (a message without one: as its parent's).
+            payload = dict(draft.payload)
+            before = state_snapshot(session) if added or self.messages else self.opened
+            if before != self.stamped:
+                payload[BEFORE] = self.stamped = before
             message = AskMessage.objects.create(
                 session=session,
                 parent_id=parent_id,
@@ -173,7 +188,7 @@ class Turn:
                 role=draft.role,
                 kind=draft.kind,
                 text=draft.text,
-                payload=draft.payload,
+                payload=payload,
                 created_at=now,
             )
             parent_id = message.pk

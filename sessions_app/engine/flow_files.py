@@ -4,6 +4,10 @@
 them in one transaction: a malformed file is reported by file and JSON path, and nothing is
 half-loaded. The same code loads the built-in flows from a data migration (with the historical
 models) and from `manage.py load_flows` (with the live ones).
+
+`reply_as_written` (a boolean on the flow, and on a step to override it): the agent's own reply
+is shown to the client as written — a booking or scheduling flow — instead of being rephrased
+into the Narrator's question cards (`engine/batch.py`).
 """
 
 from __future__ import annotations
@@ -81,22 +85,29 @@ def _step_order(step: dict[str, Any], index: int) -> int:
     return int(step.get("order", index + 1))
 
 
+def _has_field(model: Any, name: str) -> bool:
+    # A migration older than the field writes with historical models that lack it.
+    return any(field.name == name for field in model._meta.get_fields())
+
+
 def flow_upsert(data: dict[str, Any], *, models: FlowModels) -> Any:
     """Make the stored flow match `data`: steps and guards not in the file are removed."""
-    flow, _ = models.flow.objects.update_or_create(
-        code=data["code"],
-        defaults={"name": data["name"], "description": data.get("description", "")},
-    )
+    defaults = {"name": data["name"], "description": data.get("description", "")}
+    if _has_field(models.flow, "reply_as_written"):
+        defaults["reply_as_written"] = bool(data.get("reply_as_written", False))
+    flow, _ = models.flow.objects.update_or_create(code=data["code"], defaults=defaults)
+    step_has_reply = _has_field(models.step, "reply_as_written")
     keep_steps = []
     for index, spec in enumerate(data["steps"]):
+        step_defaults = {
+            "order": _step_order(spec, index),
+            "allowed_next": list(spec["allowed_next"]),
+            "prompt_fragment": spec.get("prompt_fragment", ""),
+        }
+        if step_has_reply:
+            step_defaults["reply_as_written"] = spec.get("reply_as_written")
         step, _ = models.step.objects.update_or_create(
-            flow=flow,
-            code=spec["code"],
-            defaults={
-                "order": _step_order(spec, index),
-                "allowed_next": list(spec["allowed_next"]),
-                "prompt_fragment": spec.get("prompt_fragment", ""),
-            },
+            flow=flow, code=spec["code"], defaults=step_defaults
         )
         keep_steps.append(step.pk)
         keep_guards = []

@@ -49,12 +49,15 @@ class StepDef:
     allowed_next: tuple[str, ...]
     prompt_fragment: str
     guards: tuple[GuardDef, ...] = ()
+    # Resolved: the step's own choice, else the flow's.
+    reply_as_written: bool = False
 
 
 @dataclass(frozen=True)
 class FlowDef:
     code: str
     steps: dict[str, StepDef]
+    reply_as_written: bool = False
 
     @property
     def first_step(self) -> str:
@@ -107,6 +110,8 @@ def _flow_read(code: str) -> FlowDef | None:
             "order",
             "allowed_next",
             "prompt_fragment",
+            "reply_as_written",
+            "flow__reply_as_written",
             "guards__code",
             "guards__description",
             "guards__trigger_slot",
@@ -115,12 +120,16 @@ def _flow_read(code: str) -> FlowDef | None:
         )
     )
     steps: dict[str, StepDef] = {}
+    as_written = False
     for row in rows:
+        as_written = bool(row["flow__reply_as_written"])
+        own = row["reply_as_written"]
         step = steps.get(row["code"]) or StepDef(
             code=row["code"],
             order=row["order"],
             allowed_next=tuple(row["allowed_next"] or ()),
             prompt_fragment=row["prompt_fragment"],
+            reply_as_written=as_written if own is None else bool(own),
         )
         if row["guards__code"]:
             guard = GuardDef(
@@ -132,7 +141,7 @@ def _flow_read(code: str) -> FlowDef | None:
             )
             step = StepDef(**{**step.__dict__, "guards": (*step.guards, guard)})
         steps[row["code"]] = step
-    return FlowDef(code=code, steps=steps) if steps else None
+    return FlowDef(code=code, steps=steps, reply_as_written=as_written) if steps else None
 
 
 # --- guards -----------------------------------------------------------------------------------
@@ -319,10 +328,11 @@ def move_from(data: dict[str, Any] | None, *, malformed: bool, source: str) -> M
 
 
 def route(*, text: str, locale: str, intent: str) -> str:
-    """Which intent handles this client message: crisis first (safety), then a wish to move the
-    next session, else the current intent."""
+    """Which intent handles this client message: crisis first (safety) from any flow, then — in
+    a reflection session — a wish to move the next session, else the current intent. A flow of
+    another domain (a booking, a check-in) keeps its own words about days and times."""
     if intent != CRISIS_FLOW and detect_crisis(text, locale):
         return CRISIS_FLOW
-    if intent not in (SCHEDULER_FLOW, CRISIS_FLOW) and lexicon.detect_reschedule(text, locale):
+    if intent == SESSION_FLOW and lexicon.detect_reschedule(text, locale):
         return SCHEDULER_FLOW
     return intent

@@ -18,6 +18,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from psychologist.llm.budget import estimate_tokens
+from sessions_app.engine.branch import FIELDS as STATE_FIELDS
+from sessions_app.engine.branch import head_left, state_follow
 from sessions_app.errors import invalid
 from sessions_app.events import EventType, event_by, session_length_check
 from sessions_app.models import (
@@ -368,6 +370,7 @@ def message_fork(*, session: AskSession, from_message: AskMessage, by: Any = Non
     """Continue from `from_message`: the active workline's head moves there; nothing is deleted.
 
     The next message becomes its child, so editing an earlier answer is a fork from its card.
+    The session's state becomes that of the path root → `from_message` (`branch.py`).
     """
     locked = _locked(session)
     workline = locked.active_workline
@@ -382,6 +385,9 @@ def message_fork(*, session: AskSession, from_message: AskMessage, by: Any = Non
     Workline.objects.filter(pk=workline.pk).update(head=from_message, updated_at=timezone.now())
     workline.head = from_message
     session.active_workline = workline
+    if previous != from_message.pk:
+        head_left(previous, locked)
+        state_follow(locked, from_message.pk, session)
     event_by(
         session=locked,
         type=EventType.MESSAGE_FORKED,
@@ -415,12 +421,14 @@ def workline_create(
     if activate:
         _activate(locked, workline, by=by)
     session.active_workline = locked.active_workline
+    _state_copy(locked, session)
     return workline
 
 
 @transaction.atomic
 def workline_activate(*, session: AskSession, workline: Workline, by: Any = None) -> Workline:
-    """Switch focus: every workline keeps its head; the composer writes under this one's."""
+    """Switch focus: every workline keeps its head; the composer writes under this one's, and
+    the session's state becomes that of its path (`branch.py`)."""
     locked = _locked(session)
     if workline.session_id != locked.pk:
         raise invalid("That workline belongs to another session.", workline="not in session")
@@ -428,7 +436,14 @@ def workline_activate(*, session: AskSession, workline: Workline, by: Any = None
         raise invalid("A closed workline cannot be activated.", workline="closed")
     _activate(locked, workline, by=by)
     session.active_workline = locked.active_workline
+    _state_copy(locked, session)
     return locked.active_workline
+
+
+def _state_copy(locked: AskSession, session: AskSession) -> None:
+    """The caller's object learns the state the switch gave the row."""
+    for name in STATE_FIELDS:
+        setattr(session, name, getattr(locked, name))
 
 
 def _activate(locked: AskSession, workline: Workline, *, by: Any) -> None:
@@ -441,8 +456,12 @@ def _activate(locked: AskSession, workline: Workline, *, by: Any) -> None:
     Workline.objects.filter(pk=workline.pk).update(status=Workline.Status.ACTIVE)
     workline.status = Workline.Status.ACTIVE
     previous = locked.active_workline_id
+    head_left(locked.active_workline.head_id if locked.active_workline else None, locked)
     AskSession.objects.filter(pk=locked.pk).update(active_workline=workline)
     locked.active_workline = workline
+    # The caller's object may predate the workline's latest messages: its head as stored now.
+    workline.head_id = Workline.objects.values_list("head_id", flat=True).get(pk=workline.pk)
+    state_follow(locked, workline.head_id)
     event_by(
         session=locked,
         type=EventType.WORKLINE_ACTIVATED,

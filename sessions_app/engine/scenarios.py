@@ -9,16 +9,29 @@ A scenario file:
      "turns": [{"client": {"answer": "…"} | {"message": "…"} | {"continue": true} |
                           {"end": true} | {"last_thing": "…"} | {"finish": true},
                 "model": [{"agent": "analyst", "output": {…}} |
-                          {"agent": "analyst", "text": "…", "stop_reason": "…"}],
-                "expect": {"intent", "step", "slots" (subset; null = absent), "pending_guard"
-                           ({code, missing_slots} or null), "events" (in order, among this
-                           turn's), "no_events", "card_kind", "status", "phase",
-                           "ready_to_close", "risk", "error"}}]}
+                          {"agent": "analyst", "text": "…", "stop_reason": "end_turn"}],
+                "expect": {…}}]}
+
+A model `text` is what a plain-text model wrote: its reply, and a last line
+`STATE_JSON: {"state_after": …, "slots_updated": {…}}` holding the move (the other fields take
+their defaults). What `expect` may check after a turn, each field on its own row:
+    intent, step, status, phase, ready_to_close, risk, error, card_kind — equal;
+    slots         — a subset: the named slots have these values (null = absent);
+    slots_exact   — all the slots, exactly;
+    pending_guard — {code, missing_slots} or null;
+    events        — these types in this order among the turn's events (others may come between);
+    no_events     — none of these types among the turn's events;
+    event_payloads — [{"type": "validation.blocked", "payload": {"guard": …, "missing_slots":
+                    […]}}]: for each, one of the turn's events of that type whose payload holds
+                    these fields with these values;
+    shown         — the text shown to the client now (the notice, then the current card):
+                    {"contains": "…" | […], "excludes": "…" | […], "regex": "…", "equals": "…"}.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -132,10 +145,10 @@ def _observed(session: AskSession, since_seq: int, error: str) -> dict[str, Any]
     state = engine.session_state(session)
     session.refresh_from_db()
     guard = thread["pending_guard"]
-    events = list(
+    logged = list(
         SessionEvent.objects.filter(session=session, seq__gt=since_seq)
         .order_by("seq")
-        .values_list("type", flat=True)
+        .values_list("type", "payload")
     )
     return {
         "intent": thread["intent"],
@@ -144,7 +157,9 @@ def _observed(session: AskSession, since_seq: int, error: str) -> dict[str, Any]
         "pending_guard": {"code": guard["code"], "missing_slots": guard["missing_slots"]}
         if guard
         else None,
-        "events": events,
+        "events": [kind for kind, _ in logged],
+        "event_log": logged,
+        "shown": _shown(state),
         "card_kind": state["current_card"]["kind"] if state["current_card"] else None,
         "status": state["status"],
         "phase": state["phase"],
@@ -154,11 +169,62 @@ def _observed(session: AskSession, since_seq: int, error: str) -> dict[str, Any]
     }
 
 
+def _shown(state: dict[str, Any]) -> str:
+    """What the client sees now: the notice (intro, insight, reply…) above the current card."""
+    notice, card = state.get("notice") or {}, state.get("current_card") or {}
+    parts = [notice.get("text") or "", *(notice.get("items") or []), card.get("text") or ""]
+    return "\n".join(part for part in parts if part)
+
+
+def _listed(value: Any) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _shown_check(wanted: dict[str, Any], shown: str) -> Any:
+    """`wanted` itself when the shown text meets it, else the shown text (the row shows it)."""
+    unknown = sorted(set(wanted) - {"contains", "excludes", "regex", "equals"})
+    if unknown:
+        return f"<unknown shown checks {unknown}>"
+    fine = all(part in shown for part in _listed(wanted.get("contains", [])))
+    fine &= not any(part in shown for part in _listed(wanted.get("excludes", [])))
+    if "regex" in wanted:
+        fine &= re.search(wanted["regex"], shown) is not None
+    if "equals" in wanted:
+        fine &= shown == wanted["equals"]
+    return wanted if fine else shown
+
+
+def _holds(payload: Any, fields: dict[str, Any]) -> bool:
+    return isinstance(payload, dict) and all(
+        key in payload and payload[key] == value for key, value in fields.items()
+    )
+
+
+def _payloads_check(wanted: list[dict[str, Any]], log: list[tuple[str, Any]]) -> Any:
+    """`wanted` when each item has a matching event this turn, else the events of the types
+    asked for, with their payloads (the row shows what was there)."""
+    found = all(
+        any(
+            kind == item["type"] and _holds(payload, item.get("payload", {}))
+            for kind, payload in log
+        )
+        for item in wanted
+    )
+    types = {item["type"] for item in wanted}
+    return wanted if found else [{"type": k, "payload": p} for k, p in log if k in types]
+
+
 def _compare(name: str, turn: int, expect: dict[str, Any], got: dict[str, Any]) -> list[Row]:
     rows = []
     for field, wanted in expect.items():
         if field == "slots":
             value = {key: got["slots"].get(key) for key in wanted}
+        elif field == "slots_exact":
+            value = got["slots"]
+        elif field == "shown":
+            value = _shown_check(wanted, got["shown"])
+        elif field == "event_payloads":
+            value = _payloads_check(wanted, got["event_log"])
         elif field == "events":
             value = wanted if _subsequence(wanted, got["events"]) else got["events"]
         elif field == "no_events":

@@ -31,6 +31,9 @@ ANALYST_OUTPUT = ToolSpec(
             "mood_delta": {"enum": ["declining", "stable", "improving"]},
             "state_after": {"type": "string"},
             "slots_updated": {"type": "object"},
+            # On a step that shows the agent's reply as written (a booking flow): the words
+            # for the client, second person, instead of questions for the Narrator.
+            "reply": {"type": ["string", "null"]},
         },
         "required": [
             "questions",
@@ -86,6 +89,16 @@ SUMMARY_OUTPUT = ToolSpec(
         "additionalProperties": False,
     },
 )
+
+# What a plain-text Analyst's `STATE_JSON` line may leave out (SPEC §4: it need hold only the
+# move). Risk is not lost by the default: the safety net reads every client text on its own.
+ANALYST_DEFAULTS = {
+    "observation": None,
+    "crisis_signal": False,
+    "suggested_insight": None,
+    "session_complete": False,
+    "mood_delta": "stable",
+}
 
 TOOLS_BY_AGENT = {
     "analyst": ANALYST_OUTPUT,

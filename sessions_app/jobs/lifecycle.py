@@ -124,7 +124,7 @@ class PartialSummary:
     key_insights: list[str]
     techniques: list[str]
     # "llm" (the summarizer agent), "extractive" (its fallback), "closing" (the engine's own
-    # whole-session summary was already written), "empty" (nothing was answered)
+    # whole-session summary was already written), "empty" (nothing was said, not even a topic)
     source: str
     answered: int
 
@@ -178,8 +178,9 @@ def session_abandon(*, session_id: Any, now: datetime) -> Abandoned | None:
 
 
 def partial_summary_compose(session: AskSession) -> PartialSummary:
-    """A summary of what was answered: the summarizer agent, or a deterministic extract of the
-    answered pairs when it fails — the partial record is never lost to an LLM outage."""
+    """A summary of what was said: the topic and every answer — the summarizer agent, or a
+    deterministic extract when it fails, so the partial record is never lost to an LLM outage.
+    The topic heads it whatever the summarizer wrote."""
     if session.session_summary:  # the engine's closing stage already summarised all of it
         return PartialSummary(
             session.session_summary,
@@ -189,12 +190,14 @@ def partial_summary_compose(session: AskSession) -> PartialSummary:
             0,
         )
     transcript = session_transcript(session)
-    answered = len(transcript.pairs)
+    answered = len(transcript.answers)
     if not answered:
-        return PartialSummary(_extractive(transcript, session.locale), [], [], "empty", 0)
-    pairs = [{"question": q, "answer": a} for q, a in transcript.pairs]
+        source = "extractive" if transcript.topic else "empty"
+        return PartialSummary(_extractive(transcript, session.locale), [], [], source, 0)
+    pairs = [{"question": q, "answer": a} for q, a in transcript.answers]
     facts = {
         "locale": session.locale,
+        "topic": transcript.topic,
         "cbt_focus": session.cbt_focus or session.slots.get("cbt_focus") or "",
         "insights": transcript.insights,
         "turn_count": session.turn_count,
@@ -208,25 +211,39 @@ def partial_summary_compose(session: AskSession) -> PartialSummary:
         text = _extractive(transcript, session.locale)
         return PartialSummary(text, transcript.insights[:3], [], "extractive", answered)
     data = reply.output or {}
-    text = _labelled(str(data.get("summary", "")), session.locale)
+    text = _labelled(str(data.get("summary", "")), session.locale, transcript.topic)
     insights, techniques = data.get("key_insights", []), data.get("cbt_techniques_used", [])
     return PartialSummary(text, insights, techniques, "llm", answered)
 
 
-def _labelled(text: str, locale: str) -> str:
-    return clip_middle(
-        f"{texts.text('partial_label', locale)} {text}".strip(), max_chars=SUMMARY_MAX_CHARS
-    )
+# The label of the topic line; to join `texts.py` when the languages' work on it lands.
+TOPIC_LABEL = {"en": "Topic: {topic}.", "ru": "Тема: {topic}.", "zh": "话题：{topic}。"}
+
+
+def _labelled(text: str, locale: str, topic: str = "") -> str:
+    head = texts.text("partial_label", locale)
+    if topic and topic not in text:
+        label = TOPIC_LABEL.get(texts.lang_of(locale), TOPIC_LABEL["en"])
+        head = f"{head} {label.format(topic=topic)}"
+    return clip_middle(f"{head} {text}".strip(), max_chars=SUMMARY_MAX_CHARS)
 
 
 def _numbered(transcript: Transcript) -> list[str]:
-    return [f"{n}. {q} → {a}" for n, (q, a) in enumerate(transcript.pairs, start=1)]
+    return [
+        f"{n}. {q} → {a}" if q else f"{n}. {a}"
+        for n, (q, a) in enumerate(transcript.answers, start=1)
+    ]
 
 
 def _extractive(transcript: Transcript, locale: str) -> str:
-    """The whole answered dialogue within the summary limit: the middle goes, never the end."""
-    lines = truncate_middle(_numbered(transcript), budget_tokens=(SUMMARY_MAX_CHARS - 80) // 4)
-    return _labelled(f"{len(transcript.pairs)} answered. " + " / ".join(lines), locale)
+    """The topic and the whole answered dialogue within the summary limit: the middle goes,
+    never the end. "0 answered" only when nothing at all was said."""
+    if not transcript.answers:
+        body = "" if transcript.topic else "0 answered."
+        return _labelled(body, locale, transcript.topic)
+    lines = truncate_middle(_numbered(transcript), budget_tokens=(SUMMARY_MAX_CHARS - 120) // 4)
+    body = f"{len(transcript.answers)} answered. " + " / ".join(lines)
+    return _labelled(body, locale, transcript.topic)
 
 
 @transaction.atomic

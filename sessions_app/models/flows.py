@@ -20,6 +20,12 @@ class Flow(models.Model):
     code = models.SlugField(max_length=FLOW_CODE_MAX, unique=True)
     name = models.CharField(max_length=80)
     description = models.TextField(blank=True, default="")
+    # The agent's own reply is shown to the client as written (a booking or scheduling flow)
+    # instead of being turned into the Narrator's question cards; a step may say otherwise.
+    reply_as_written = models.BooleanField(
+        default=False,
+        help_text="Show the agent's reply to the client as written, not as question cards.",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -38,6 +44,13 @@ class FlowStep(models.Model):
     order = models.PositiveSmallIntegerField(default=0)
     allowed_next = models.JSONField(default=list, blank=True, validators=[validate_string_list])
     prompt_fragment = models.TextField(blank=True, default="")
+    reply_as_written = models.BooleanField(
+        null=True,
+        blank=True,
+        default=None,
+        help_text="Empty: as the flow says. Yes/No: this step shows the agent's reply as "
+        "written / as question cards.",
+    )
 
     class Meta:
         ordering = ["flow", "order", "id"]

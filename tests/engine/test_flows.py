@@ -378,3 +378,176 @@ def test_the_analyst_is_told_the_steps_prompt_fragment_the_slots_and_the_pending
     assert '"guardian_name": "Maria"' in final
     assert '"pending_guard": {"code": "require_guardian_consent"' in final
     assert '"missing_slots": ["guardian_contact"]' in final
+
+
+# --- flows from any domain (issue 17) -------------------------------------------------------
+
+BOOKING = {
+    "code": "visit_booking",
+    "name": "Visit booking",
+    "reply_as_written": True,
+    "steps": [
+        {
+            "code": "who",
+            "order": 1,
+            "allowed_next": ["when"],
+            "guards": [
+                {
+                    "code": "minor_needs_consent",
+                    "trigger_slot": "is_child",
+                    "trigger_value": True,
+                    "required_slots": ["guardian_name", "guardian_consent"],
+                }
+            ],
+        },
+        {"code": "when", "order": 2, "allowed_next": ["done"], "reply_as_written": False},
+        {"code": "done", "order": 3, "allowed_next": []},
+    ],
+}
+
+
+def plain(text: str, move: dict[str, Any]) -> dict[str, Any]:
+    """A plain-text model's reply: its words, then the move alone on a STATE_JSON line."""
+    body = f"{text}\nSTATE_JSON: {json.dumps(move)}"
+    return {"agent": "analyst", "text": body, "stop_reason": "end_turn"}
+
+
+@pytest.fixture
+def booking_session(alice: Any, bind: Any, tmp_path: Any) -> Any:
+    from sessions_app import services
+    from sessions_app.engine.flow_files import flow_files_load
+    from sessions_app.models import AskSession
+
+    path = tmp_path / "visit_booking.json"
+    path.write_text(json.dumps(BOOKING))
+    flow_files_load([path])
+    bind("analyst", "narrator")
+    session = services.session_create(owner=alice, actor=alice)
+    AskSession.objects.filter(pk=session.pk).update(
+        current_intent_code="visit_booking", current_step_code="who"
+    )
+    session.refresh_from_db()
+    return session
+
+
+def test_a_state_json_line_with_only_the_move_takes_safe_defaults_for_the_rest(session, bind):
+    bind("analyst", "narrator")
+    move = {"state_after": "dialogue", "slots_updated": {"topic": "work"}}
+    with script(plain("The user avoids a hard talk.", move), narrator("Do you avoid it?")):
+        state = answer(session, "Work stress")
+
+    assert "analyst.failed" not in event_types(session)
+    assert thread_state(session)["step"] == "dialogue"
+    assert state["current_card"]["text"] == "Do you avoid it?"
+    output = session.messages.get(kind="analysis").payload["output"]
+    assert output["crisis_signal"] is False
+    assert output["session_complete"] is False
+    assert output["mood_delta"] == "stable"
+    assert output["questions"] == ["The user avoids a hard talk."]
+
+
+def test_risk_still_comes_from_the_safety_net_when_the_move_line_says_nothing_of_it(session, bind):
+    bind("analyst", "narrator")
+    move = {"state_after": "dialogue", "slots_updated": {}}
+    with script(plain("The user is worn out.", move), narrator("What wears you out?")):
+        answer(session, "Work stress")
+    with script():  # the net escalates before any model is asked
+        answer(session, "I want to kill myself tonight")
+    session.refresh_from_db()
+    assert session.current_intent_code == "crisis"
+    assert session.final_risk_level in ("L3", "L4")
+    assert "risk.escalated" in event_types(session)
+
+
+def test_a_move_line_that_is_not_json_is_still_re_asked_and_never_crashes(session, bind):
+    bind("analyst", "narrator")
+    broken = {"agent": "analyst", "text": "Hm.\nSTATE_JSON: {nope", "stop_reason": "end_turn"}
+    with script(broken, broken, broken):
+        state = answer(session, "Work stress")
+    assert "analyst.failed" in event_types(session)
+    assert state["current_card"]["kind"] == "fallback"
+
+
+def test_a_flow_that_shows_the_reply_as_written_skips_the_narrator_and_the_client_sees_it(
+    booking_session, api_as, alice
+):
+    session = booking_session
+    reply = "Since Matthew is a child, I need a guardian's name and consent first."
+    move = {"state_after": "when", "slots_updated": {"is_child": True, "patient": "Matthew"}}
+    client = api_as(alice)
+    url = reverse("sessions:session-messages", kwargs={"session_id": session.pk})
+    with script(plain(reply, move)) as provider:  # no Narrator recording: none may be asked
+        response = client.post(url, {"text": "Book my son Matthew, he is 7"}, format="json")
+
+    assert response.status_code == 200
+    assert response.json()["current_card"]["text"] == reply
+    assert [r.agent for r in provider.requests] == ["analyst"]
+    analyst_facts = provider.requests[0].messages[-1].content
+    assert '"reply_as_written": true' in analyst_facts
+    [block] = blocked(session)
+    assert block["guard"] == "minor_needs_consent"
+    assert block["missing_slots"] == ["guardian_name", "guardian_consent"]
+    assert thread_state(session)["step"] == "who"
+    state = client.get(reverse("sessions:session-state", kwargs={"session_id": session.pk}))
+    assert state.json()["current_card"]["text"] == reply
+    assert "STATE_JSON" not in json.dumps(state.json())
+
+
+def test_the_reply_as_written_still_passes_the_output_filter(booking_session):
+    reply = "I'll save that to your file. Which doctor would you like to see?"
+    with script(plain(reply, {"state_after": "who"})):
+        state = answer(booking_session, "A visit for me")
+    assert state["current_card"]["text"] == "Which doctor would you like to see?"
+
+
+def test_a_step_may_turn_the_flow_s_written_replies_back_into_question_cards(booking_session):
+    session = booking_session
+    slots = {"is_child": False}
+    with script(plain("Which day suits you?", {"state_after": "when", "slots_updated": slots})):
+        answer(session, "A visit for me")
+    assert thread_state(session)["step"] == "when"
+    move = {"state_after": "when", "slots_updated": {}}
+    with script(plain("The user prefers mornings.", move), narrator("Are mornings better?")):
+        state = answer(session, "Mornings")
+    assert state["current_card"]["text"] == "Are mornings better?"
+
+
+def test_an_agent_without_a_reply_on_a_written_step_still_gets_question_cards(booking_session):
+    with script(analyst(state_after="who", reply=None), narrator("Who is the visit for?")):
+        state = answer(booking_session, "A visit")
+    assert state["current_card"]["text"] == "Who is the visit for?"
+
+
+def test_a_booking_flow_keeps_its_own_words_about_days_and_times(booking_session):
+    slots = {"is_child": False}
+    with script(plain("Which day?", {"state_after": "when", "slots_updated": slots})):
+        answer(booking_session, "A visit for me")
+    with script(plain("The user wants Friday.", {"state_after": "when"}), narrator("Friday?")):
+        answer(booking_session, "Another day would be better, Friday maybe")
+    assert thread_state(booking_session)["intent"] == "visit_booking"
+    assert route(text="can we reschedule?", locale="en", intent="visit_booking") == (
+        "visit_booking"
+    )
+
+
+def test_reply_as_written_is_stored_per_flow_and_per_step_and_validated(tmp_path):
+    from sessions_app.engine.flow_files import FlowFileError, flow_files_load
+
+    path = tmp_path / "visit_booking.json"
+    path.write_text(json.dumps(BOOKING))
+    flow_files_load([path])
+    flow = flow_get("visit_booking")
+    assert flow.reply_as_written is True
+    assert [flow.step(code).reply_as_written for code in ("who", "when", "done")] == [
+        True,
+        False,
+        True,
+    ]
+    assert Flow.objects.get(code="visit_booking").reply_as_written is True
+    assert FlowStep.objects.get(flow__code="visit_booking", code="who").reply_as_written is None
+
+    bad = {**BOOKING, "steps": [{**BOOKING["steps"][2], "reply_as_written": "yes"}]}
+    path.write_text(json.dumps(bad))
+    with pytest.raises(FlowFileError, match="steps/0/reply_as_written"):
+        flow_files_load([path])
+    assert flow_get("reflection_session").reply_as_written is False

@@ -7,9 +7,10 @@ import logging
 
 import pytest
 
-from sessions_app.engine.hygiene import client_text
+from sessions_app.engine.hygiene import client_text, sentences
 from sessions_app.engine.prompts import LEGITIMACY_MARKER
 from tests.engine.conftest import analyst, answer, narrator, script
+from tests.engine.hygiene_cases import AFTER, DROP, KEEP
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,9 @@ pytestmark = pytest.mark.django_db
         ("Saving to personal/psychology/observations/2026-W22.md. What helps?", "What helps?"),
         ("Сохраняю в personal/psychology/observations/. Что помогает?", "Что помогает?"),
         ("I've stored this in your profile folder. How are you?", "How are you?"),
-        ("Look at ~/notes/today.md and tell me more?", "Look at and tell me more?"),
+        # A sentence with a path goes whole: cutting the path out left "Look at and tell me
+        # more?" (issue #17: no broken fragments).
+        ("Look at ~/notes/today.md and tell me more? What else?", "What else?"),
         ('What matters most?\nSTATE_JSON: {"state_after": "dialogue"}', "What matters most?"),
         (
             "As the Narrator, my system prompt says so. What is on your mind?",
@@ -32,6 +35,51 @@ pytestmark = pytest.mark.django_db
 )
 def test_the_output_filter_strips_storage_talk_paths_and_machinery(raw, shown):
     assert client_text(raw) == shown
+
+
+JOIN = {"en": " ", "ru": " ", "zh": ""}
+KEEP_CASES = [(lang, text) for lang, texts in KEEP.items() for text in texts]
+DROP_CASES = [(lang, text) for lang, texts in DROP.items() for text in texts]
+
+
+@pytest.mark.parametrize("lang", sorted(KEEP))
+def test_the_table_has_at_least_fifty_cases_of_each_kind_per_language(lang):
+    assert len(KEEP[lang]) >= 50
+    assert len(DROP[lang]) >= 50
+
+
+@pytest.mark.parametrize(("lang", "text"), KEEP_CASES)
+def test_a_legitimate_sentence_survives_the_filter_unchanged(lang, text):
+    assert client_text(text) == text
+    after = AFTER[lang]
+    assert client_text(f"{after}{JOIN[lang]}{text}") == f"{after}{JOIN[lang]}{text}"
+
+
+@pytest.mark.parametrize(("lang", "text"), DROP_CASES)
+def test_a_storage_path_or_machinery_sentence_goes_whole_and_its_neighbours_stay(lang, text):
+    after, join = AFTER[lang], JOIN[lang]
+    assert client_text(text) == ""
+    assert client_text(f"{text}{join}{after}") == after
+    assert client_text(f"{after}{join}{text}{join}{after}") == f"{after}{join}{after}"
+
+
+@pytest.mark.parametrize(
+    ("text", "pieces"),
+    [
+        ("我会记下来。你今天感觉怎么样？好吗！", ["我会记下来。", "你今天感觉怎么样？", "好吗！"]),
+        (
+            "Open today.md now. Then 3.5 hours? Yes!",
+            ["Open today.md now. ", "Then 3.5 hours? ", "Yes!"],
+        ),
+        (
+            "Он сказал «Стоп.» Что дальше?\nИ потом…",
+            ["Он сказал «Стоп.» ", "Что дальше?\n", "И потом…"],
+        ),
+    ],
+)
+def test_sentences_split_per_language_and_join_back_to_the_text(text, pieces):
+    assert sentences(text) == pieces
+    assert "".join(sentences(text)) == text
 
 
 def test_the_output_filter_removes_a_path_the_analyst_wrote(session, bind):
@@ -47,7 +95,10 @@ def test_the_output_filter_removes_a_path_the_analyst_wrote(session, bind):
     texts = [m.text for m in session.messages.filter(kind="question_card")]
     assert all("/" not in text and ".md" not in text for text in texts + shown)
     assert not any("Saving" in text or "saving" in text for text in texts)
-    assert state["current_card"]["text"].startswith("Do you avoid the talk")
+    # Both questions held a path: each card goes whole (no "the talk written up in at work"),
+    # and the client is given the open card instead of a broken fragment.
+    assert not any("avoid the talk" in text for text in texts + shown)
+    assert state["current_card"]["kind"] == "open"
 
 
 def test_the_narrator_prompt_begins_with_the_legitimacy_marker(session, bind):

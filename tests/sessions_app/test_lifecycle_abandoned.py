@@ -302,3 +302,96 @@ def test_a_session_a_counselor_was_speaking_in_closes_with_nobody_speaking(clock
     session.refresh_from_db()
     assert session.status == AskSession.Status.COMPLETED_PARTIAL
     assert session.counselor_speaking_since is None
+
+
+def _with_topic(user, topic: str, pairs, **fields) -> AskSession:
+    """An idle session whose client chose a topic on the topic card, then answered `pairs`."""
+    from sessions_app.engine import graph
+    from sessions_app.models import AskMessage
+
+    session = factories.ActiveSessionFactory(
+        user=user,
+        created_at=NOW - timedelta(hours=21),
+        last_activity_at=NOW - timedelta(hours=21),
+        **fields,
+    )
+    card = AskMessage.Kind.QUESTION_CARD
+    graph.message_append(session=session, role="narrator", kind=card, text="What shall we explore?")
+    graph.message_append(session=session, role="client", kind="topic", text=topic)
+    for question, answer in pairs:
+        graph.message_append(session=session, role="narrator", kind=card, text=question)
+        graph.message_append(session=session, role="client", kind="answer", text=answer)
+    session.refresh_from_db()
+    return session
+
+
+TOPIC = "Loneliness after moving to Leipzig"
+
+
+def test_a_partial_summary_holds_the_topic_and_every_answer_given(clock, alice):
+    # The offline engine summarises (no API key in the tests): the real default path.
+    session = _with_topic(alice, TOPIC, PAIRS)
+
+    lifecycle.sessions_abandoned_close()
+
+    session.refresh_from_db()
+    summary = session.session_summary
+    assert session.status == AskSession.Status.COMPLETED_PARTIAL
+    assert TOPIC in summary
+    for _, answer in PAIRS:
+        assert answer in summary
+    assert "0 answer" not in summary
+    assert closed_abnormally(session)[0].payload["answered"] == 3
+
+
+def test_when_the_summarizer_fails_the_extract_holds_the_topic_and_every_answer(
+    clock, alice, monkeypatch
+):
+    monkeypatch.setattr(agents, "complete", lambda *, request: _boom())
+    session = _with_topic(alice, TOPIC, PAIRS)
+
+    lifecycle.sessions_abandoned_close()
+
+    session.refresh_from_db()
+    summary = session.session_summary
+    assert summary.startswith(f"Unfinished session. Topic: {TOPIC}. 3 answered.")
+    for question, answer in PAIRS:
+        assert f"{question} → {answer}" in summary
+    assert closed_abnormally(session)[0].payload["summary_source"] == "extractive"
+
+
+def test_a_session_with_only_a_topic_never_says_0_answered(clock, alice):
+    session = _with_topic(alice, TOPIC, [])
+
+    lifecycle.sessions_abandoned_close()
+
+    session.refresh_from_db()
+    assert session.session_summary == f"Unfinished session. Topic: {TOPIC}."
+    assert "0 answered" not in session.session_summary
+    assert LLMCall.objects.count() == 0
+
+
+def test_words_written_without_a_card_count_as_answers_in_the_partial_summary(clock, alice):
+    from sessions_app.engine import graph
+
+    session = _with_topic(alice, TOPIC, PAIRS[:1])
+    graph.message_append(session=session, role="client", kind="text", text="Also my sleep is bad")
+
+    lifecycle.sessions_abandoned_close()
+
+    session.refresh_from_db()
+    assert "Also my sleep is bad" in session.session_summary
+    assert PAIRS[0][1] in session.session_summary
+    assert closed_abnormally(session)[0].payload["answered"] == 2
+
+
+def test_a_russian_partial_summary_names_the_topic_in_russian(clock, alice, monkeypatch):
+    monkeypatch.setattr(agents, "complete", lambda *, request: _boom())
+    session = _with_topic(alice, "Одиночество после переезда", PAIRS[:1], locale="ru")
+
+    lifecycle.sessions_abandoned_close()
+
+    session.refresh_from_db()
+    assert session.session_summary.startswith(
+        "Сессия не завершена. Тема: Одиночество после переезда."
+    )

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sessions_app', '0013_event_log_refuses_truncate'),
+        ('sessions_app', '0014_profile_locale_known'),
     ]
 
     operations = [

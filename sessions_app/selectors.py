@@ -8,11 +8,28 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from psychologist.llm.models import LLMCall
-from sessions_app.access import sandbox_of, sessions_alertable_to, sessions_visible_to
+from sessions_app.access import (
+    sandbox_of,
+    sessions_alertable_to,
+    sessions_visible_to,
+    tasks_visible_to,
+)
 from sessions_app.engine import services as graph
 from sessions_app.engine.services import (
     session_messages,
@@ -30,6 +47,8 @@ from sessions_app.models import (
     Notification,
     RiskLevel,
     SandboxSession,
+    Task,
+    TaskStatus,
     UserProfile,
 )
 from sessions_app.privacy import STAFF_MAX_PRIVACY
@@ -173,6 +192,7 @@ def caseload(*, counselor: Any) -> list[CaseloadAssignment]:
         CaseloadAssignment.objects.filter(counselor=counselor)
         .select_related("client")
         .annotate(**{f"latest_{name}": Subquery(latest.values(name)[:1]) for name in fields})
+        .annotate(**task_counts("client"))
         .order_by("client__username")
     )
     for row in rows:
@@ -287,6 +307,9 @@ class SessionPage:
     analysis: Any = None
     hypotheses: list[Any] = field(default_factory=list)
     message_texts: dict[int, str] = field(default_factory=dict)
+    # CBT homework (issue 18): what this session proposed, and what its opening picked up.
+    tasks: list[Task] = field(default_factory=list)
+    reviewed_tasks: list[Task] = field(default_factory=list)
 
 
 def blocked_by_message(events: list[Any]) -> dict[int, list[dict[str, Any]]]:
@@ -473,6 +496,8 @@ def session_page(session: AskSession) -> SessionPage:
         analysis=analysis,
         hypotheses=hypotheses,
         message_texts={pk: m.text for pk, m in messages.items() if m.text},
+        tasks=list(session.tasks.order_by("position")),
+        reviewed_tasks=list(session.reviewed_tasks.select_related("review_message")),
     )
 
 
@@ -519,3 +544,69 @@ def session_transcript(session: AskSession) -> Transcript:
         elif message.kind in (kind.LAST_THING, kind.NOTE) and message.text:
             notes.append(message.text)
     return Transcript(next(iter(topics), ""), pairs, insights, notes)
+
+
+# --- CBT homework (issue 18) ---------------------------------------------------------------------
+
+# How the caseload row and the insights chart group a task's status.
+TASK_GROUPS = {
+    "done": (TaskStatus.DONE,),
+    "open": (TaskStatus.PROPOSED, TaskStatus.ACCEPTED),
+    "skipped": (TaskStatus.SKIPPED, TaskStatus.EXPIRED),
+}
+CONTEXT_TASKS = 5
+
+
+def task_counts(client_path: str) -> dict[str, Any]:
+    """Annotations `tasks_done`, `tasks_open`, `tasks_skipped` (skipped or expired) for rows
+    whose client is `client_path`: one subquery each, no duplicate rows."""
+    counts = {}
+    for group, statuses in TASK_GROUPS.items():
+        rows = (
+            Task.objects.filter(
+                user=OuterRef(client_path), status__in=statuses, session__is_deleted=False
+            )
+            .order_by()
+            .values("user")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        counts[f"tasks_{group}"] = Coalesce(Subquery(rows[:1]), 0, output_field=IntegerField())
+    return counts
+
+
+def task_list(*, user: Any, status: str | None = None) -> QuerySet[Task]:
+    """The tasks `user` may read (access.tasks_visible_to), newest first."""
+    tasks = tasks_visible_to(user)
+    if status:
+        tasks = tasks.filter(status=status)
+    return tasks.order_by("-created_at", "position", "pk")
+
+
+def export_tasks(*, user: Any) -> QuerySet[Task]:
+    """A client's homework for its export: every task of its live sessions."""
+    return Task.objects.filter(user=user, session__is_deleted=False).order_by("created_at", "pk")
+
+
+def tasks_done_for_context(*, user_id: Any, limit: int = CONTEXT_TASKS) -> list[dict[str, Any]]:
+    """The client's latest done tasks with their entries: what the psychologist reads about
+    the practice between sessions."""
+    rows = Task.objects.filter(
+        user_id=user_id, status=TaskStatus.DONE, session__is_deleted=False
+    ).order_by("-finished_at", "-pk")[:limit]
+    return [
+        {
+            "task_id": str(task.pk),
+            "kind": task.kind,
+            "title": task.title,
+            "due_date": task.due_date.isoformat(),
+            "done_at": task.finished_at.isoformat() if task.finished_at else None,
+            "entries": task.entries,
+            "completion_note": task.completion_note,
+            "rating_before": task.rating_before,
+            "rating_after": task.rating_after,
+            "session_id": str(task.session_id),
+            "reviewed_in": str(task.review_session_id) if task.review_session_id else None,
+        }
+        for task in rows
+    ]

@@ -138,6 +138,33 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # The counselor's workspace: who joined the conversation when a person took it over.
     "counselor_default_name": {"en": "Your counselor", "ru": "Ваш консультант"},
+    # CBT homework between sessions (issue 18): the closing's offer, the opening's hook and
+    # review card, the reminder on the due date. The tasks themselves: data/task_banks.json.
+    "tasks_offer": {
+        "en": "Something small to try before next time, if it fits. Take it on or leave it.",
+        "ru": "Небольшое задание до следующей встречи, если подходит. Можно взять или отказаться.",
+        "zh": "下次见面前可以试试的一件小事，合适的话就接受，不合适也可以不做。",
+    },
+    "hook_task": {
+        "en": "Last time you planned to try «{title}» — how did it go?",
+        "ru": "В прошлый раз ты собирался(ась) попробовать «{title}» — как получилось?",
+        "zh": "上次你打算尝试「{title}」——进行得怎么样？",
+    },
+    "hook_task_done": {
+        "en": "Last time you planned «{title}», and you did it — how did it go?",
+        "ru": "В прошлый раз ты запланировал(а) «{title}» и сделал(а) это — как всё прошло?",
+        "zh": "上次你计划了「{title}」，而且完成了——感觉怎么样？",
+    },
+    "task_review_card": {
+        "en": "In a few words: how did it go, and what did you notice?",
+        "ru": "В двух словах: как получилось и что ты заметил(а)?",
+        "zh": "简单说说：进行得怎么样，你注意到了什么？",
+    },
+    "task_reminder": {
+        "en": "A gentle reminder: today is the day for «{title}».",
+        "ru": "Небольшое напоминание: сегодня день для «{title}».",
+        "zh": "温馨提醒：今天是完成「{title}」的日子。",
+    },
     # Neutral session titles (never the client's own words): kind · theme · date.
     "title_general": {"en": "Reflection", "ru": "Рефлексия", "zh": "反思"},
     "title_cbt_guided": {"en": "CBT session", "ru": "КПТ-сессия", "zh": "认知行为疗法"},

@@ -28,7 +28,7 @@ from psychologist.llm.types import (
     ToolResult,
     ToolSpec,
 )
-from sessions_app.engine import prompts
+from sessions_app.engine import homework, prompts
 from sessions_app.engine.flows import state_json_split
 from sessions_app.engine.graph import Materialized, materialize
 from sessions_app.engine.schemas import ANALYST_OUTPUT, NARRATOR_OUTPUT, SUMMARY_OUTPUT
@@ -188,12 +188,18 @@ def summarizer_ask(
         [prompts.pair_line(n, pair) for n, pair in enumerate(pairs, 1)],
         budget_tokens=SUMMARY_INPUT_TOKENS,
     )
-    context = {**facts, "pairs": pairs, "token_budget": SUMMARY_INPUT_TOKENS // 4}
+    context = {
+        **facts,
+        "pairs": pairs,
+        "token_budget": SUMMARY_INPUT_TOKENS // 4,
+        "topic": session.slots.get("topic", ""),
+        "homework": not homework.proposes_none(session),
+    }
     request = _request(
         session,
         agent="summarizer",
         tool=SUMMARY_OUTPUT,
-        system=[prompts.SUMMARIZER_SYSTEM, profile],
+        system=[prompts.SUMMARIZER_SYSTEM, homework.SUMMARIZER_RULES, profile],
         final=prompts.summarizer_turn(facts, lines),
         context=context,
         budget_tokens=settings.LLM_CONTEXT_BUDGET_TOKENS,

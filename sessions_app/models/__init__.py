@@ -70,14 +70,26 @@ from sessions_app.models.sessions import (
     Workline,
     WorklineStatus,
 )
+from sessions_app.models.tasks import (
+    OPEN_STATUSES,
+    RATING_MAX,
+    TASK_TRANSITIONS,
+    Task,
+    TaskKind,
+    TaskQuerySet,
+    TaskStatus,
+)
 
 __all__ = [
     "CONVERSATION_VARIABLE_KEY_MAX",
     "CONVERSATION_VARIABLE_VALUE_MAX",
     "FLOW_CODE_MAX",
+    "OPEN_STATUSES",
+    "RATING_MAX",
     "SESSION_MESSAGES_MAX",
     "SESSION_SUMMARY_MAX",
     "SESSION_TITLE_MAX",
+    "TASK_TRANSITIONS",
     "AgentKey",
     "AgentOrigin",
     "AppendOnlyError",
@@ -107,6 +119,10 @@ __all__ = [
     "SessionStatus",
     "SessionType",
     "SpinOffProposal",
+    "Task",
+    "TaskKind",
+    "TaskQuerySet",
+    "TaskStatus",
     "TerminationReason",
     "TriggerSource",
     "UserProfile",

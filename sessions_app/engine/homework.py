@@ -268,7 +268,26 @@ def task_accept(*, task: Task, by: Any) -> Task:
 @transaction.atomic
 def task_skip(*, task: Task, by: Any) -> Task:
     """Decline a proposal, or let go of an accepted task."""
-    return _move(task, TaskStatus.SKIPPED, by, event=EventType.TASK_SKIPPED)
+    locked = _move(task, TaskStatus.SKIPPED, by, event=EventType.TASK_SKIPPED)
+    _reminders_withdraw(locked)
+    return locked
+
+
+@transaction.atomic
+def task_expire(*, task_id: Any, last_due: date) -> bool:
+    """Expire the task if it is still open and due on or before `last_due`; True when this
+    call expired it. Re-read under the lock: the client may have finished it a moment ago."""
+    locked = Task.objects.select_for_update().select_related("session").filter(pk=task_id).first()
+    if locked is None or not locked.is_open or locked.due_date > last_due:
+        return False
+    locked.status, locked.finished_at = TaskStatus.EXPIRED, timezone.now()
+    locked.save(update_fields=["status", "finished_at", "updated_at"])
+    events_append(
+        session=locked.session,
+        events=[EventSpec(type=EventType.TASK_EXPIRED, payload={"task_id": str(locked.pk)})],
+    )
+    _reminders_withdraw(locked)
+    return True
 
 
 @transaction.atomic

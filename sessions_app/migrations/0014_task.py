@@ -6,10 +6,17 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def register_schedules(apps, schema_editor):
+    from sessions_app.jobs.schedules import schedules_ensure
+
+    schedules_ensure(schedule_model=apps.get_model("django_q", "Schedule"))
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
         ('sessions_app', '0013_event_log_refuses_truncate'),
+        ("django_q", "0019_alter_task_options_alter_ormq_key_alter_ormq_lock_and_more"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -100,4 +107,6 @@ class Migration(migrations.Migration):
             model_name='task',
             constraint=models.UniqueConstraint(fields=('session', 'position'), name='task_session_position'),
         ),
+        # The homework job's schedule (issue 18), registered like the others (0009, 0011).
+        migrations.RunPython(register_schedules, migrations.RunPython.noop),
     ]

@@ -77,7 +77,8 @@ def test_homework_goes_from_one_closing_to_the_next_opening_through_rest(alice, 
     homework = ended["homework"]
     assert homework["text"]
     kinds = [task["kind"] for task in homework["tasks"]]
-    assert "thought_record" in kinds and 1 <= len(kinds) <= 2
+    assert "thought_record" in kinds
+    assert 1 <= len(kinds) <= 2
     assert {task["status"] for task in homework["tasks"]} == {"proposed"}
     record = next(t for t in homework["tasks"] if t["kind"] == "thought_record")
     others = [t for t in homework["tasks"] if t is not record]
@@ -233,7 +234,8 @@ def test_only_the_allowed_transitions_happen_and_a_second_done_changes_nothing(
     accepted_record.refresh_from_db()
     assert accepted_record.status == "done"
     types = list(accepted_record.session.events.values_list("type", flat=True))
-    assert types.count("task.done") == 1 and types.count("task.accepted") == 1
+    assert types.count("task.done") == 1
+    assert types.count("task.accepted") == 1
 
 
 def test_a_declined_proposal_is_final_and_never_joins_generated_task_ids(

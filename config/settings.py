@@ -391,6 +391,8 @@ SPECTACULAR_SETTINGS = {
         "HypothesisStatusEnum": "psychologist.models.HypothesisStatus",
         "HypothesisTargetEnum": "psychologist.models.HypothesisTarget",
         "AnalysisRequestStatusEnum": "psychologist.models.AnalysisRequest.Status",
+        "TaskStatusEnum": "sessions_app.models.TaskStatus",
+        "TaskKindEnum": "sessions_app.models.TaskKind",
     },
 }
 # The docs page serves Swagger UI from our own static files (drf-spectacular-sidecar), never a CDN.

@@ -188,12 +188,12 @@ def summarizer_ask(
         [prompts.pair_line(n, pair) for n, pair in enumerate(pairs, 1)],
         budget_tokens=SUMMARY_INPUT_TOKENS,
     )
+    facts = {**facts, "homework": not homework.proposes_none(session)}  # issue 18
     context = {
         **facts,
         "pairs": pairs,
         "token_budget": SUMMARY_INPUT_TOKENS // 4,
         "topic": session.slots.get("topic", ""),
-        "homework": not homework.proposes_none(session),
     }
     request = _request(
         session,

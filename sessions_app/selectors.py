@@ -554,7 +554,6 @@ TASK_GROUPS = {
     "open": (TaskStatus.PROPOSED, TaskStatus.ACCEPTED),
     "skipped": (TaskStatus.SKIPPED, TaskStatus.EXPIRED),
 }
-CONTEXT_TASKS = 5
 
 
 def task_counts(client_path: str) -> dict[str, Any]:
@@ -586,27 +585,3 @@ def task_list(*, user: Any, status: str | None = None) -> QuerySet[Task]:
 def export_tasks(*, user: Any) -> QuerySet[Task]:
     """A client's homework for its export: every task of its live sessions."""
     return Task.objects.filter(user=user, session__is_deleted=False).order_by("created_at", "pk")
-
-
-def tasks_done_for_context(*, user_id: Any, limit: int = CONTEXT_TASKS) -> list[dict[str, Any]]:
-    """The client's latest done tasks with their entries: what the psychologist reads about
-    the practice between sessions."""
-    rows = Task.objects.filter(
-        user_id=user_id, status=TaskStatus.DONE, session__is_deleted=False
-    ).order_by("-finished_at", "-pk")[:limit]
-    return [
-        {
-            "task_id": str(task.pk),
-            "kind": task.kind,
-            "title": task.title,
-            "due_date": task.due_date.isoformat(),
-            "done_at": task.finished_at.isoformat() if task.finished_at else None,
-            "entries": task.entries,
-            "completion_note": task.completion_note,
-            "rating_before": task.rating_before,
-            "rating_after": task.rating_after,
-            "session_id": str(task.session_id),
-            "reviewed_in": str(task.review_session_id) if task.review_session_id else None,
-        }
-        for task in rows
-    ]

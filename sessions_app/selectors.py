@@ -496,8 +496,7 @@ def session_page(session: AskSession) -> SessionPage:
         analysis=analysis,
         hypotheses=hypotheses,
         message_texts={pk: m.text for pk, m in messages.items() if m.text},
-        tasks=list(session.tasks.order_by("position")),
-        reviewed_tasks=list(session.reviewed_tasks.select_related("review_message")),
+        **session_homework(session, events),
     )
 
 
@@ -572,6 +571,22 @@ def task_counts(client_path: str) -> dict[str, Any]:
         )
         counts[f"tasks_{group}"] = Coalesce(Subquery(rows[:1]), 0, output_field=IntegerField())
     return counts
+
+
+def session_homework(session: AskSession, events: list[Any]) -> dict[str, list[Task]]:
+    """The tasks the session proposed and those its opening picked up, in one query — and none
+    when its log names no task at all (most sessions)."""
+    if not any(event.type.startswith("task.") for event in events):
+        return {"tasks": [], "reviewed_tasks": []}
+    rows = list(
+        Task.objects.filter(Q(session=session) | Q(review_session=session))
+        .select_related("review_message")
+        .order_by("position", "created_at")
+    )
+    return {
+        "tasks": [task for task in rows if task.session_id == session.pk],
+        "reviewed_tasks": [task for task in rows if task.review_session_id == session.pk],
+    }
 
 
 def task_list(*, user: Any, status: str | None = None) -> QuerySet[Task]:

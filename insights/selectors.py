@@ -43,7 +43,7 @@ from psychologist.models import (
     LLMCall,
 )
 from sessions_app.access import SessionAction, role_require, sessions_visible_to
-from sessions_app.models import AskSession, SessionEvent
+from sessions_app.models import AskSession, SessionEvent, Task, TaskStatus
 
 RISK_LEVELS = ("L3", "L4")
 MOODS = ("declining", "stable", "improving")
@@ -506,6 +506,54 @@ def time_to_claim(sessions: QuerySet[AskSession], *, now: datetime, days: int = 
     )
 
 
+# How the homework chart stacks a task's status, in drawing order.
+HOMEWORK_STACKS = (
+    ("Done", (TaskStatus.DONE,)),
+    ("Skipped", (TaskStatus.SKIPPED,)),
+    ("Expired", (TaskStatus.EXPIRED,)),
+    ("Still open", (TaskStatus.PROPOSED, TaskStatus.ACCEPTED)),
+)
+
+
+def homework_completion(sessions: QuerySet[AskSession], *, now: datetime, days: int = 30) -> Chart:
+    """CBT homework (issue 18) the sessions in scope proposed, by the day it was due: done,
+    skipped, expired or still open — stacked — and the share done of those no longer open."""
+    first = _days(now, days)[0]
+    rows = (
+        Task.objects.filter(session__in=sessions, due_date__gte=first, due_date__lte=now.date())
+        .values("due_date", "status")
+        .annotate(n=Count("pk"))
+        .values_list("due_date", "status", "n")
+    )
+    counts: dict[tuple[date, str], int] = defaultdict(int)
+    for day, status, n in rows:
+        counts[(day, status)] += n
+    span = _days(now, days)
+    series = [
+        {"label": label, "data": [sum(counts[(d, s)] for s in statuses) for d in span]}
+        for label, statuses in HOMEWORK_STACKS
+    ]
+    totals = {s["label"]: sum(s["data"]) for s in series}
+    settled = totals["Done"] + totals["Skipped"] + totals["Expired"]
+    rate = round(100 * totals["Done"] / settled) if settled else 0
+    return Chart(
+        id="homework",
+        title=f"Homework completion, due in the last {days} days",
+        kind="bar",
+        stacked=True,
+        labels=[_label(d) for d in span],
+        series=series,
+        summary=f"{rate}% done ({totals['Done']} of {settled} settled, "
+        f"{totals['Still open']} still open)",
+        table_head=["Due", *[label for label, _ in HOMEWORK_STACKS]],
+        table=[
+            [_label(d), *[s["data"][i] for s in series]]
+            for i, d in enumerate(span)
+            if any(s["data"][i] for s in series)
+        ],
+    )
+
+
 def charts(*, user: Any, client: int | None = None, now: datetime | None = None) -> list[Chart]:
     now = now or timezone.now()
     sessions = insights_scope(user, client=client)
@@ -516,6 +564,7 @@ def charts(*, user: Any, client: int | None = None, now: datetime | None = None)
         abandoned_rate(sessions, now=now),
         llm_cost_per_day(sessions, now=now),
         time_to_claim(sessions, now=now),
+        homework_completion(sessions, now=now),
     ]
 
 

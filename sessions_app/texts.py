@@ -160,10 +160,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "В двух словах: как получилось и что ты заметил(а)?",
         "zh": "简单说说：进行得怎么样，你注意到了什么？",
     },
+    # The reminder's title names no task: an emailed notification carries its title only, and
+    # a task's wording is session content (the inbox payload has `task_title` beside it).
     "task_reminder": {
-        "en": "A gentle reminder: today is the day for «{title}».",
-        "ru": "Небольшое напоминание: сегодня день для «{title}».",
-        "zh": "温馨提醒：今天是完成「{title}」的日子。",
+        "en": "A gentle reminder: today is the day for the exercise you planned.",
+        "ru": "Небольшое напоминание: сегодня день для упражнения, которое ты запланировал(а).",
+        "zh": "温馨提醒：今天是完成你计划的练习的日子。",
     },
     # Neutral session titles (never the client's own words): kind · theme · date.
     "title_general": {"en": "Reflection", "ru": "Рефлексия", "zh": "反思"},

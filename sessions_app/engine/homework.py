@@ -414,10 +414,10 @@ def review_card(task: Task, locale: str) -> dict[str, Any]:
 
 def task_review_link(turn: Turn, task_id: str, answer: AskMessage) -> None:
     """The client's answer to the review card belongs to the task (and this session to it)."""
-    task = Task.objects.select_for_update().filter(pk=task_id, user_id=turn.session.user_id).first()
-    if task is None:
-        return
-    Task.objects.filter(pk=task.pk).update(
-        review_session=turn.session, review_message=answer, updated_at=timezone.now()
-    )
-    turn.event(EventType.TASK_REVIEWED, "client", task_id=str(task.pk), message_id=answer.pk)
+    # A conditional UPDATE: the first answer about it is the one linked (a fork that answers
+    # the review card again changes nothing).
+    linked = Task.objects.filter(
+        pk=task_id, user_id=turn.session.user_id, review_message__isnull=True
+    ).update(review_session=turn.session, review_message=answer, updated_at=timezone.now())
+    if linked:
+        turn.event(EventType.TASK_REVIEWED, "client", task_id=str(task_id), message_id=answer.pk)

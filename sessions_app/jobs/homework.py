@@ -73,7 +73,8 @@ def task_reminder_notify(*, task: Task, profile: object, zone: object, now: date
         defaults={
             "session": task.session,
             "payload": {
-                "title": texts.text("task_reminder", locale, title=task.title),
+                "title": texts.text("task_reminder", locale),
+                "task_title": task.title,
                 "task_id": str(task.pk),
                 "kind": task.kind,
             },

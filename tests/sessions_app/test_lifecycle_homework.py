@@ -46,8 +46,10 @@ def test_the_reminder_comes_on_the_due_date_once_through_the_delivery(
     assert reminder.scheduled_for == datetime(2026, 3, 12, 9, 0, tzinfo=UTC)
     assert reminder.payload["task_id"] == str(accepted.pk)
     assert reminder.payload["title"] == (
-        "A gentle reminder: today is the day for «A thought record for one hard moment»."
+        "A gentle reminder: today is the day for the exercise you planned."
     )
+    # the task's wording stays out of the title, which is all an email would carry
+    assert reminder.payload["task_title"] == "A thought record for one hard moment"
     with django_capture_on_commit_callbacks(execute=True):
         assert delivery.notifications_deliver().counts["delivered"] == 0  # not yet 10:00
     clock.move_to(datetime(2026, 3, 12, 9, 1, tzinfo=UTC))
@@ -65,10 +67,7 @@ def test_the_reminder_speaks_the_client_s_language(clock, alice, accepted):
     clock.move_to(datetime(2026, 3, 12, 11, 0, tzinfo=UTC))
     homework.homework_sweep()
     [reminder] = reminders()
-    assert (
-        reminder.payload["title"]
-        == "温馨提醒：今天是完成「A thought record for one hard moment」的日子。"
-    )
+    assert reminder.payload["title"] == "温馨提醒：今天是完成你计划的练习的日子。"
     assert reminder.scheduled_for == datetime(2026, 3, 12, 11, 0, tzinfo=UTC)  # 10:00 passed
 
 
@@ -86,6 +85,21 @@ def test_finishing_the_task_withdraws_a_reminder_not_yet_delivered(clock, alice,
     assert len(reminders()) == 1
     task_done(task=accepted, by=alice)
     assert reminders() == []
+
+
+def test_an_emailed_reminder_says_its_title_and_nothing_of_the_task(
+    clock, alice, accepted, settings, mailoutbox, django_capture_on_commit_callbacks
+):
+    settings.NOTIFICATION_EMAIL = True
+    alice.email = "alice@example.test"
+    alice.save()
+    clock.move_to(datetime(2026, 3, 12, 9, 30, tzinfo=UTC))
+    homework.homework_sweep()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert delivery.notifications_deliver().counts["delivered"] == 1
+    [email] = mailoutbox
+    assert email.subject == "A gentle reminder: today is the day for the exercise you planned."
+    assert "thought record" not in (email.subject + email.body).lower()
 
 
 def test_open_tasks_expire_after_the_grace_period_and_finished_ones_stay(

@@ -330,13 +330,20 @@ def entries_validate(template: list[dict[str, Any]], entries: Any) -> dict[str, 
             problems[f"entries.{name}"] = f"Must be between 0 and {RATING_MAX}."
         elif kind == "text" and not isinstance(value, str):
             problems[f"entries.{name}"] = "Must be a string."
-        elif kind == "text" and (len(value) > ENTRY_TEXT_MAX or "\x00" in value):
-            problems[f"entries.{name}"] = f"At most {ENTRY_TEXT_MAX} storable characters."
+        elif kind == "text" and len(value) > ENTRY_TEXT_MAX:
+            problems[f"entries.{name}"] = f"At most {ENTRY_TEXT_MAX} characters."
+        elif kind == "text" and not _storable(value):
+            problems[f"entries.{name}"] = "Contains characters that cannot be stored."
     if problems:
         raise invalid("Some entries do not fit the task's template.", **problems)
     return {
         name: value.strip() if isinstance(value, str) else value for name, value in entries.items()
     }
+
+
+def _storable(text: str) -> bool:
+    # NUL and lone surrogates: no PostgreSQL text or JSON column takes them.
+    return "\x00" not in text and not any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
 
 
 @dataclass(frozen=True)

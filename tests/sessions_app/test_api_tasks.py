@@ -4,6 +4,7 @@ offline engine; the template, the transitions and who may see what."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -172,14 +173,20 @@ def test_an_intensity_of_140_is_refused_with_the_field_named(alice, api_as, acce
         ({"mood": "fine"}, "entries.mood"),
         ({"situation": 5}, "entries.situation"),
         ({"situation": "x" * 2001}, "entries.situation"),
+        ({"situation": {"nested": ["deep"]}}, "entries.situation"),
+        ({"situation": "a\u0000b"}, "entries.situation"),
+        ({"situation": "\ud800"}, "entries.situation"),  # a lone surrogate: a 500 on PostgreSQL
+        ({"intensity": 99999999999999999999999}, "entries.intensity"),
+        ({"intensity": 50.5}, "entries.intensity"),
     ],
 )
 def test_entries_outside_the_template_are_refused(alice, api_as, accepted_record, entries, field):
     client = api_as(alice)
     client.post(task_url("accept", accepted_record.pk), {}, format="json")
-    response = client.patch(
-        task_url("detail", accepted_record.pk), {"entries": entries}, format="json"
-    )
+    # Encoded by hand: JSON may escape what Python's test client would refuse to encode.
+    body = json.dumps({"entries": entries})
+    url = task_url("detail", accepted_record.pk)
+    response = client.generic("PATCH", url, body, content_type="application/json")
     assert response.status_code == 400
     assert response.json()["code"] == "E_VALIDATION"
     assert field in response.json()["fields"]

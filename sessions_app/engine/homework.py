@@ -189,8 +189,8 @@ def tasks_propose_in(turn: Turn, proposals: Any, facts: dict[str, Any]) -> list[
 def closing_homework(session: AskSession) -> dict[str, Any] | None:
     """The closing stage's offer in the state document: the session's tasks with their status,
     so that the client can accept or decline each (`POST /api/ask/tasks/{id}/accept|skip`)."""
-    if session.phase != AskSession.Phase.CLOSING:
-        return None
+    if session.phase != AskSession.Phase.CLOSING or proposes_none(session):
+        return None  # a crisis in the last thing withdraws the offer with the rest
     tasks = list(Task.objects.filter(session=session).order_by("position"))
     if not tasks:
         return None
@@ -256,7 +256,15 @@ def _move(task: Task, to: str, by: Any, *, event: str, **changes: Any) -> Task:
 
 @transaction.atomic
 def task_accept(*, task: Task, by: Any) -> Task:
-    """Take the proposal on: it joins the proposing session's `generated_task_ids`."""
+    """Take the proposal on: it joins the proposing session's `generated_task_ids`. Not from a
+    session that turned into a crisis after proposing it (in its last thing)."""
+    if task.status == TaskStatus.PROPOSED and proposes_none(task.session):
+        raise ApplicationError(
+            "E_TASK_STATE",
+            "This session became a crisis session: its homework is withdrawn.",
+            status=409,
+            fields={"status": ["withdrawn after a crisis"]},
+        )
     locked = _move(task, TaskStatus.ACCEPTED, by, event=EventType.TASK_ACCEPTED)
     session = AskSession.objects.select_for_update(of=("self",)).get(pk=locked.session_id)
     if str(locked.pk) not in session.generated_task_ids:

@@ -7,6 +7,7 @@ re-reads the task under its row lock.
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.utils import timezone
@@ -14,7 +15,7 @@ from django.utils import timezone
 from sessions_app import texts
 from sessions_app.engine.homework import reminder_key, task_expire
 from sessions_app.jobs.lifecycle import JobReport, at_local
-from sessions_app.models import Notification, Task, TaskStatus, profile_zone
+from sessions_app.models import Notification, Task, TaskStatus, UserProfile, profile_zone
 
 HOMEWORK_BATCH = 500
 
@@ -29,8 +30,8 @@ def homework_sweep(*, now: datetime | None = None) -> JobReport:
     return JobReport("homework", "{reminded} homework reminders, {expired} tasks expired", counts)
 
 
-def _local(task: Task) -> tuple[object, object]:
-    profile = getattr(task.user, "profile", None)
+def _local(task: Task) -> tuple[UserProfile | None, ZoneInfo]:
+    profile = getattr(task.user, "profile", None)  # a client without a profile: UTC
     return profile, profile_zone(profile)
 
 
@@ -61,7 +62,9 @@ def tasks_remind(*, now: datetime) -> int:
     return created
 
 
-def task_reminder_notify(*, task: Task, profile: object, zone: object, now: datetime) -> bool:
+def task_reminder_notify(
+    *, task: Task, profile: UserProfile | None, zone: ZoneInfo, now: datetime
+) -> bool:
     """One reminder per task, on its due date at the client's usual hour (or now, if that has
     passed): the dedupe key makes a second run add nothing."""
     usual = getattr(profile, "typical_activity_time", None) or time(settings.TASK_REMINDER_HOUR)

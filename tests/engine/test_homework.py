@@ -9,7 +9,12 @@ import pytest
 from sessions_app import services
 from sessions_app.engine import homework
 from sessions_app.engine.schemas import NARRATOR_TOOL, SUMMARY_TOOL
-from sessions_app.engine.services import session_end, session_state, task_accept
+from sessions_app.engine.services import (
+    last_thing_submit,
+    session_end,
+    session_state,
+    task_accept,
+)
 from sessions_app.models import AskSession, Task, UserProfile
 from tests import factories
 from tests import fake_anthropic as fake
@@ -179,3 +184,20 @@ def test_an_opening_without_homework_keeps_its_hooks(alice):
     assert [m.text for m in session.messages.filter(kind="hook")] == [
         "Last time you talked about «Work stress»."
     ]
+
+
+def test_a_crisis_in_one_last_thing_withdraws_the_offer(alice, api_as):
+    session = services.session_create(owner=alice, actor=alice)
+    answer(session, "I keep thinking I am useless, the thought will not stop")
+    session_end(session=session)
+    [task, *_] = Task.objects.filter(session=session)
+    assert session_state(session)["homework"] is not None
+
+    last_thing_submit(session=session, text="Honestly I want to kill myself")
+
+    assert session_state(session)["homework"] is None
+    response = api_as(alice).post(f"/api/ask/tasks/{task.pk}/accept", {}, format="json")
+    assert response.status_code == 409
+    assert response.json()["code"] == "E_TASK_STATE"
+    session.refresh_from_db()
+    assert session.generated_task_ids == []

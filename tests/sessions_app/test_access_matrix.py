@@ -451,15 +451,16 @@ def hypothesis_request(world: World, role: str, variant: str) -> Request:
 
 
 def task_request(stage: str, body: dict[str, Any] | None = None) -> Callable[..., Request]:
-    """A task of the variant's session; for the owner's cell already accepted where the move
-    needs it (entries and done come after accepting)."""
+    """A task of the variant's session, already accepted where the move needs it (entries and
+    done come after accepting). A crisis session proposes no homework and its proposals cannot
+    be accepted, so its task is an accepted one: every move on it is then allowed by state,
+    and the row shows access alone."""
 
     def build(world: World, role: str, variant: str) -> Request:
-        from sessions_app.engine.services import task_accept
-
-        task = factories.TaskFactory(session=world.sessions[variant])
-        if stage == "accepted":
-            task_accept(task=task, by=world.users["owner"])
+        accepted = stage == "accepted" or variant == "crisis"
+        task = factories.TaskFactory(
+            session=world.sessions[variant], status="accepted" if accepted else "proposed"
+        )
         return {"task_id": task.pk}, body
 
     return build

@@ -198,6 +198,10 @@ REACTIVATION_AFTER_MISSED = env_int("REACTIVATION_AFTER_MISSED", 3, minimum=1)
 SCHEDULE_ATTENDANCE_WINDOW = timedelta(
     hours=env_int("SCHEDULE_ATTENDANCE_WINDOW_HOURS", 12, minimum=1)
 )
+# CBT homework (issue 18): an open task expires this many days after its due date; its reminder
+# goes out on the due date at this local hour unless the client has a usual time of its own.
+TASK_EXPIRY_GRACE = timedelta(days=env_int("TASK_EXPIRY_GRACE_DAYS", 3, minimum=0))
+TASK_REMINDER_HOUR = min(23, env_int("TASK_REMINDER_HOUR", 10, minimum=0))
 # How long session content is kept before it is anonymised; statistics stay.
 RETENTION_GENERAL = timedelta(days=env_int("RETENTION_GENERAL_DAYS", 183, minimum=1))
 RETENTION_CRISIS = timedelta(days=env_int("RETENTION_CRISIS_DAYS", 730, minimum=1))
@@ -389,6 +393,8 @@ SPECTACULAR_SETTINGS = {
         "HypothesisStatusEnum": "psychologist.models.HypothesisStatus",
         "HypothesisTargetEnum": "psychologist.models.HypothesisTarget",
         "AnalysisRequestStatusEnum": "psychologist.models.AnalysisRequest.Status",
+        "TaskStatusEnum": "sessions_app.models.TaskStatus",
+        "TaskKindEnum": "sessions_app.models.TaskKind",
     },
 }
 # The docs page serves Swagger UI from our own static files (drf-spectacular-sidecar), never a CDN.

@@ -45,7 +45,7 @@ from psychologist.models import (
     LLMCall,
 )
 from sessions_app.access import SessionAction, role_require, sessions_visible_to
-from sessions_app.models import AskSession, SessionEvent
+from sessions_app.models import AskSession, SessionEvent, Task, TaskStatus
 
 RISK_LEVELS = ("L3", "L4")
 MOODS = ("declining", "stable", "improving")
@@ -563,6 +563,63 @@ def time_to_claim(sessions: QuerySet[AskSession], *, now: datetime, days: int = 
     )
 
 
+# How the homework chart stacks a task's status, in drawing order.
+HOMEWORK_STACKS = {
+    "done": (gettext_lazy("Done"), (TaskStatus.DONE,)),
+    "skipped": (gettext_lazy("Skipped"), (TaskStatus.SKIPPED,)),
+    "expired": (gettext_lazy("Expired"), (TaskStatus.EXPIRED,)),
+    "open": (gettext_lazy("Still open"), (TaskStatus.PROPOSED, TaskStatus.ACCEPTED)),
+}
+
+
+def homework_completion(sessions: QuerySet[AskSession], *, now: datetime, days: int = 30) -> Chart:
+    """CBT homework (issue 18) the sessions in scope proposed, by the day it was due: done,
+    skipped, expired or still open — stacked — and the share done of those no longer open."""
+    first = _days(now, days)[0]
+    rows = (
+        Task.objects.filter(session__in=sessions, due_date__gte=first, due_date__lte=now.date())
+        .values("due_date", "status")
+        .annotate(n=Count("pk"))
+        .values_list("due_date", "status", "n")
+    )
+    counts: dict[tuple[date, str], int] = defaultdict(int)
+    for day, status, n in rows:
+        counts[(day, status)] += n
+    span = _days(now, days)
+    per_stack = {
+        key: [sum(counts[(d, status)] for status in statuses) for d in span]
+        for key, (_label_text, statuses) in HOMEWORK_STACKS.items()
+    }
+    series = [
+        {"label": str(label), "data": per_stack[key]}
+        for key, (label, _statuses) in HOMEWORK_STACKS.items()
+    ]
+    totals = {key: sum(data) for key, data in per_stack.items()}
+    settled = totals["done"] + totals["skipped"] + totals["expired"]
+    rate = round(100 * totals["done"] / settled) if settled else 0
+    return Chart(
+        id="homework",
+        title=ngettext(
+            "Homework completion, due in the last %(days)d day",
+            "Homework completion, due in the last %(days)d days",
+            days,
+        )
+        % {"days": days},
+        kind="bar",
+        stacked=True,
+        labels=[_label(d) for d in span],
+        series=series,
+        summary=_("%(rate)d%% done (%(done)d of %(settled)d settled, %(open)d still open)")
+        % {"rate": rate, "done": totals["done"], "settled": settled, "open": totals["open"]},
+        table_head=[_("Due"), *[s["label"] for s in series]],
+        table=[
+            [_label(d), *[s["data"][i] for s in series]]
+            for i, d in enumerate(span)
+            if any(s["data"][i] for s in series)
+        ],
+    )
+
+
 def charts(*, user: Any, client: int | None = None, now: datetime | None = None) -> list[Chart]:
     now = now or timezone.now()
     sessions = insights_scope(user, client=client)
@@ -573,6 +630,7 @@ def charts(*, user: Any, client: int | None = None, now: datetime | None = None)
         abandoned_rate(sessions, now=now),
         llm_cost_per_day(sessions, now=now),
         time_to_claim(sessions, now=now),
+        homework_completion(sessions, now=now),
     ]
 
 

@@ -39,6 +39,7 @@ def analysis_context(*, session: AskSession, tier: Tier | None = None) -> Analys
         tier=tier or tier_for(len(session_log.events)),
         rules=selectors.clinical_rules_active(),
         previous=selectors.profile_hypotheses(session=session),
+        homework=tuple(selectors.homework_done(session=session)),
     )
 
 

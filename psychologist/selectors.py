@@ -10,6 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
 
 from psychologist.models import (
     Analysis,
@@ -20,7 +21,7 @@ from psychologist.models import (
 )
 from sessions_app.access import SessionAction, role_require, session_for, sessions_visible_to
 from sessions_app.errors import ApplicationError
-from sessions_app.models import AskMessage, AskSession, SessionEvent
+from sessions_app.models import AskMessage, AskSession, SessionEvent, Task, TaskStatus
 
 # The psychologist's own records are not part of what it analyses: reading them back would
 # feed one analysis into the next, and their number would shift a session between tiers.
@@ -121,6 +122,35 @@ def profile_hypotheses(*, session: AskSession) -> list[Hypothesis]:
         .exclude(status=HypothesisStatus.DISMISSED)
         .order_by("-created_at", "-id")[:PROFILE_HYPOTHESES_MAX]
     )
+
+
+HOMEWORK_MAX = 5
+
+
+def homework_done(*, session: AskSession) -> list[dict[str, Any]]:
+    """The client's latest CBT homework done by the session's end, with its entries (issue 18):
+    the practice between sessions is part of what the psychologist reads."""
+    until = session.ended_at or timezone.now()
+    tasks = Task.objects.filter(
+        user_id=session.user_id,
+        status=TaskStatus.DONE,
+        finished_at__lte=until,
+        session__is_deleted=False,
+    ).order_by("-finished_at", "-pk")[:HOMEWORK_MAX]
+    return [
+        {
+            "task_id": str(task.pk),
+            "kind": task.kind,
+            "title": task.title,
+            "proposed_in_this_session": task.session_id == session.pk,
+            "reviewed_in_this_session": task.review_session_id == session.pk,
+            "entries": task.entries,
+            "completion_note": task.completion_note,
+            "rating_before": task.rating_before,
+            "rating_after": task.rating_after,
+        }
+        for task in tasks
+    ]
 
 
 def analysis_current(*, session: AskSession) -> Analysis | None:

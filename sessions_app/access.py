@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Q
 
 from sessions_app.errors import ApplicationError
-from sessions_app.models import AskSession, CaseloadAssignment, Notification, SandboxSession
+from sessions_app.models import AskSession, CaseloadAssignment, Notification, SandboxSession, Task
 from sessions_app.privacy import CLIENT_MAX_PRIVACY, STAFF_MAX_PRIVACY, Privacy
 from sessions_app.roles import Role, role_of
 
@@ -224,6 +224,43 @@ def role_require(user: Any, action: SessionAction) -> None:
     the answer is the same for every id, so it tells the caller nothing about what exists."""
     if role_of(user) not in _ACTION_ROLES[action]:
         raise forbidden(f"Your role may not {action.value} sessions.")
+
+
+# --- CBT homework (issue 18; SPEC §9 "client (own), counselor (caseload, read)") ----------------
+
+
+def tasks_visible_to(user: Any) -> Any:
+    """Every task `user` may read: a client its own, a counselor its caseload's and those of
+    sessions handed off to it, ops and services all. Never a deleted session's."""
+    role = role_of(user)
+    tasks = Task.objects.filter(session__is_deleted=False)
+    if role is Role.CLIENT:
+        return tasks.filter(user=user)
+    if role is Role.COUNSELOR:
+        caseload = CaseloadAssignment.objects.filter(counselor=user).values("client_id")
+        return tasks.filter(Q(user_id__in=caseload) | Q(session__handoff_counselor=user))
+    if role in (Role.OPS, Role.SERVICE):
+        return tasks
+    return tasks.none()
+
+
+def task_not_found() -> ApplicationError:
+    return ApplicationError("E_NOT_FOUND", "Task not found.", status=404)
+
+
+def task_for(user: Any, task_id: Any, *, write: bool = False) -> Task:
+    """The task if `user` may read it; with `write`, only its own client may act on it (others
+    who may read it get 403). Anything else is 404: a stranger learns nothing."""
+    try:
+        pk = uuid.UUID(str(task_id))
+    except ValueError:
+        raise task_not_found() from None
+    task = tasks_visible_to(user).select_related("session").filter(pk=pk).first()
+    if task is None:
+        raise task_not_found()
+    if write and task.user_id != user.pk:
+        raise forbidden("Only the client does its homework.")
+    return task
 
 
 def pages_allowed(user: Any) -> bool:

@@ -29,6 +29,7 @@ from sessions_app.models import (
     Notification,
     SandboxSession,
     SessionEvent,
+    Task,
     UserProfile,
     Workline,
 )
@@ -89,6 +90,15 @@ class SessionEventInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("actor_user").order_by("seq")
 
 
+class TaskInline(ReadOnlyInline):
+    """The homework the session proposed (issue 18): the client's, shown and never edited."""
+
+    model = Task
+    fk_name = "session"
+    fields = readonly_fields = ("kind", "title", "status", "due_date", "accepted_at", "finished_at")
+    ordering = ("position",)
+
+
 class WorklineInline(ReadOnlyInline):
     model = Workline
     fk_name = "session"
@@ -140,7 +150,7 @@ class AskSessionAdmin(CounselorScopedAdmin):
     autocomplete_fields = ("user", "custom_agent", "handoff_counselor")
     raw_id_fields = ("active_workline",)
     readonly_fields = ("id", "created_at", "updated_at", "event_seq", "messages_link")
-    inlines = (WorklineInline, SessionEventInline)
+    inlines = (WorklineInline, TaskInline, SessionEventInline)
     fieldsets = (
         (None, {"fields": ("id", "user", "dify_conversation_id", "session_title", "locale")}),
         (
@@ -306,6 +316,40 @@ class CaseloadAssignmentAdmin(admin.ModelAdmin):
         if _sees_everything(request):
             return queryset
         return queryset.filter(counselor=request.user)
+
+
+@admin.register(Task)
+class TaskAdmin(NoWrites, CounselorScopedAdmin):
+    """CBT homework (issue 18). What it says and what the client wrote in it is the client's:
+    staff read it here and change nothing — transitions go through the client's API."""
+
+    list_display = ("title", "user", "kind", "status", "due_date", "session", "created_at")
+    list_filter = ("kind", "status", "due_date")
+    search_fields = ("title", "user__username", "=session__id")
+    date_hierarchy = "created_at"
+    list_select_related = ("user", "session")
+    readonly_fields = (
+        "id",
+        "user",
+        "session",
+        "position",
+        "kind",
+        "title",
+        "instructions",
+        "template",
+        "due_date",
+        "status",
+        "entries",
+        "completion_note",
+        "rating_before",
+        "rating_after",
+        "review_session",
+        "review_message",
+        "created_at",
+        "updated_at",
+        "accepted_at",
+        "finished_at",
+    )
 
 
 @admin.register(Notification)

@@ -66,6 +66,15 @@ class EventType(models.TextChoices):
     WORKLINE_ACTIVATED = "workline.activated"
     WORKLINE_SPIN_OFF = "workline.spin_off"
     WORKLINE_SPIN_OFF_PROPOSED = "workline.spin_off_proposed"
+    # CBT homework between sessions (issue 18): on the log of the session that proposed it,
+    # `task.reviewed` on the log of the session that picked it up
+    TASK_PROPOSED = "task.proposed"
+    TASK_ACCEPTED = "task.accepted"
+    TASK_SKIPPED = "task.skipped"
+    TASK_UPDATED = "task.updated"
+    TASK_DONE = "task.done"
+    TASK_EXPIRED = "task.expired"
+    TASK_REVIEWED = "task.reviewed"
     # the psychologist (SPEC §6)
     PSYCHOLOGIST_REANALYSIS_REQUESTED = "psychologist.reanalysis_requested"
     PSYCHOLOGIST_ANALYSIS_STARTED = "psychologist.analysis_started"

@@ -54,6 +54,31 @@ SESSION_FIELD_PRIVACY: dict[str, Privacy] = {
     "status": Privacy.P1,
 }
 
+# CBT homework (`tasks`, SPEC §2), in its JSON names. The schema gives `generated_task_ids` P1;
+# what a task says and what the client wrote in it are content like a summary (P2). Nothing of a
+# task is P3: clients read all of their own tasks.
+TASK_FIELD_PRIVACY: dict[str, Privacy] = {
+    "_id": Privacy.P1,
+    "user_id": Privacy.P2,
+    "session_id": Privacy.P1,
+    "kind": Privacy.P1,
+    "title": Privacy.P2,
+    "instructions": Privacy.P2,
+    "template": Privacy.P1,
+    "due_date": Privacy.P1,
+    "status": Privacy.P1,
+    "entries": Privacy.P2,
+    "completion_note": Privacy.P2,
+    "rating_before": Privacy.P2,
+    "rating_after": Privacy.P2,
+    "review_session_id": Privacy.P1,
+    "review_message_id": Privacy.P1,
+    "createdAt": Privacy.P1,
+    "updatedAt": Privacy.P1,
+    "acceptedAt": Privacy.P1,
+    "finishedAt": Privacy.P1,
+}
+
 P3_FIELDS: frozenset[str] = frozenset(
     name for name, level in SESSION_FIELD_PRIVACY.items() if level is Privacy.P3
 )
@@ -83,6 +108,7 @@ CLIENT_EVENT_PREFIXES: tuple[str, ...] = (
     "workline.",
     "closing.",
     "last_thing.",
+    "task.",
 )
 # Payload keys that carry P3 facts under names other than the schema's own.
 P3_PAYLOAD_KEYS: frozenset[str] = P3_FIELDS | frozenset(

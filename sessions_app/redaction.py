@@ -27,6 +27,7 @@ from sessions_app.models import (
     Notification,
     SessionEvent,
     SpinOffProposal,
+    Task,
     UserProfile,
     Workline,
 )
@@ -193,6 +194,19 @@ def session_text_models_scrub(session: AskSession) -> int:
             rows = model.objects.filter(**{lookup: session.pk})
             total += rows.update(**dict.fromkeys(fields, ""))
     return total
+
+
+def tasks_scrub(session: AskSession) -> int:
+    """The session's CBT homework (issue 18): its wording and everything the client wrote in it
+    go; kind, status, dates and the 0–100 ratings stay (statistics, like CBT techniques)."""
+    rows = [
+        Task(pk=pk, title="", instructions="", completion_note="", entries=payload_redact(entries))
+        for pk, entries in Task.objects.filter(session=session).values_list("pk", "entries")
+    ]
+    Task.objects.bulk_update(
+        rows, ["title", "instructions", "completion_note", "entries"], batch_size=200
+    )
+    return len(rows)
 
 
 def profile_entries_drop(session: AskSession) -> None:

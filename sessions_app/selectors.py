@@ -8,11 +8,28 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from psychologist.llm.models import LLMCall
-from sessions_app.access import sandbox_of, sessions_alertable_to, sessions_visible_to
+from sessions_app.access import (
+    sandbox_of,
+    sessions_alertable_to,
+    sessions_visible_to,
+    tasks_visible_to,
+)
 from sessions_app.engine import services as graph
 from sessions_app.engine.services import (
     session_messages,
@@ -30,6 +47,8 @@ from sessions_app.models import (
     Notification,
     RiskLevel,
     SandboxSession,
+    Task,
+    TaskStatus,
     UserProfile,
 )
 from sessions_app.privacy import STAFF_MAX_PRIVACY
@@ -173,6 +192,7 @@ def caseload(*, counselor: Any) -> list[CaseloadAssignment]:
         CaseloadAssignment.objects.filter(counselor=counselor)
         .select_related("client")
         .annotate(**{f"latest_{name}": Subquery(latest.values(name)[:1]) for name in fields})
+        .annotate(**task_counts("client"))
         .order_by("client__username")
     )
     for row in rows:
@@ -287,6 +307,9 @@ class SessionPage:
     analysis: Any = None
     hypotheses: list[Any] = field(default_factory=list)
     message_texts: dict[int, str] = field(default_factory=dict)
+    # CBT homework (issue 18): what this session proposed, and what its opening picked up.
+    tasks: list[Task] = field(default_factory=list)
+    reviewed_tasks: list[Task] = field(default_factory=list)
 
 
 def blocked_by_message(events: list[Any]) -> dict[int, list[dict[str, Any]]]:
@@ -473,6 +496,7 @@ def session_page(session: AskSession) -> SessionPage:
         analysis=analysis,
         hypotheses=hypotheses,
         message_texts={pk: m.text for pk, m in messages.items() if m.text},
+        **session_homework(session, events),
     )
 
 
@@ -526,3 +550,60 @@ def session_transcript(session: AskSession) -> Transcript:
         elif message.kind in (kind.LAST_THING, kind.NOTE) and message.text:
             notes.append(message.text)
     return Transcript(next(iter(topics), ""), pairs, insights, notes, answers)
+
+
+# --- CBT homework (issue 18) ---------------------------------------------------------------------
+
+# How the caseload row and the insights chart group a task's status.
+TASK_GROUPS = {
+    "done": (TaskStatus.DONE,),
+    "open": (TaskStatus.PROPOSED, TaskStatus.ACCEPTED),
+    "skipped": (TaskStatus.SKIPPED, TaskStatus.EXPIRED),
+}
+
+
+def task_counts(client_path: str) -> dict[str, Any]:
+    """Annotations `tasks_done`, `tasks_open`, `tasks_skipped` (skipped or expired) for rows
+    whose client is `client_path`: one subquery each, no duplicate rows."""
+    counts = {}
+    for group, statuses in TASK_GROUPS.items():
+        rows = (
+            Task.objects.filter(
+                user=OuterRef(client_path), status__in=statuses, session__is_deleted=False
+            )
+            .order_by()
+            .values("user")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        counts[f"tasks_{group}"] = Coalesce(Subquery(rows[:1]), 0, output_field=IntegerField())
+    return counts
+
+
+def session_homework(session: AskSession, events: list[Any]) -> dict[str, list[Task]]:
+    """The tasks the session proposed and those its opening picked up, in one query — and none
+    when its log names no task at all (most sessions)."""
+    if not any(event.type.startswith("task.") for event in events):
+        return {"tasks": [], "reviewed_tasks": []}
+    rows = list(
+        Task.objects.filter(Q(session=session) | Q(review_session=session))
+        .select_related("review_message")
+        .order_by("position", "created_at")
+    )
+    return {
+        "tasks": [task for task in rows if task.session_id == session.pk],
+        "reviewed_tasks": [task for task in rows if task.review_session_id == session.pk],
+    }
+
+
+def task_list(*, user: Any, status: str | None = None) -> QuerySet[Task]:
+    """The tasks `user` may read (access.tasks_visible_to), newest first."""
+    tasks = tasks_visible_to(user)
+    if status:
+        tasks = tasks.filter(status=status)
+    return tasks.order_by("-created_at", "position", "pk")
+
+
+def export_tasks(*, user: Any) -> QuerySet[Task]:
+    """A client's homework for its export: every task of its live sessions."""
+    return Task.objects.filter(user=user, session__is_deleted=False).order_by("created_at", "pk")

@@ -344,7 +344,8 @@ def session_anonymise(
 
     Every word of the session goes: message texts, payloads and attachments, title, summary,
     key insights, last-thing notes, slots, workline summaries, the text inside event payloads,
-    other apps' rows about it (`redaction.SESSION_TEXT_MODELS`: hypotheses), the profile entries
+    other apps' rows about it (`redaction.SESSION_TEXT_MODELS`: hypotheses), the homework it
+    proposed (`redaction.tasks_scrub`: wording, entries, note; ratings stay), the profile entries
     it left, its notifications' text and replayable responses. Statistics stay: type, CBT focus
     and techniques, counts, durations, risk levels, satisfaction, event types and codes. A
     `session.anonymised` event records when and why. Safe to run twice: a repeat scrubs again
@@ -360,6 +361,7 @@ def session_anonymise(
         "messages": redaction.messages_scrub(session),
         "events": redaction.event_payloads_redact(session),
         "elsewhere": redaction.session_text_models_scrub(session),
+        "tasks": redaction.tasks_scrub(session),
     }
     redaction.graph_scrub(session)
     redaction.profile_entries_drop(session)

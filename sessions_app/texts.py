@@ -84,6 +84,17 @@ TEXTS: dict[str, Promise] = {
     ),
     # The counselor's workspace: who joined the conversation when a person took it over.
     "counselor_default_name": _("Your counselor"),
+    # CBT homework between sessions (issue 18): the closing's offer, the opening's hook and
+    # review card, the reminder on the due date. The tasks themselves: data/task_banks.json.
+    "tasks_offer": _(
+        "Something small to try before next time, if it fits. Take it on or leave it."
+    ),
+    "hook_task": _("Last time you planned to try «{title}» — how did it go?"),
+    "hook_task_done": _("Last time you planned «{title}», and you did it — how did it go?"),
+    "task_review_card": _("In a few words: how did it go, and what did you notice?"),
+    # The reminder's title names no task: an emailed notification carries its title only, and
+    # a task's wording is session content (the inbox payload has `task_title` beside it).
+    "task_reminder": _("A gentle reminder: today is the day for the exercise you planned."),
     # Neutral session titles (never the client's own words): kind · theme · date.
     "title_general": _("Reflection"),
     "title_cbt_guided": _("CBT session"),

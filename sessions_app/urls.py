@@ -6,6 +6,7 @@ from sessions_app.api import graph as api_graph
 from sessions_app.api import profile as api_profile
 from sessions_app.api import risk as api_risk
 from sessions_app.api import sessions as api
+from sessions_app.api import tasks as api_tasks
 from sessions_app.api import turns as api_turns
 from sessions_app.api import workspace as api_workspace
 from sessions_app.api.base import session_path
@@ -46,6 +47,12 @@ urlpatterns = [
     ),
     session_path("hand-back", api_workspace.SessionHandBackApi, "session-hand-back"),
     session_path("steer", api_workspace.SessionSteerApi, "session-steer"),
+    # CBT homework between sessions (issue 18).
+    path("ask/tasks", api_tasks.TaskListApi.as_view(), name="task-list"),
+    path("ask/tasks/<uuid:task_id>", api_tasks.TaskDetailApi.as_view(), name="task-detail"),
+    path("ask/tasks/<uuid:task_id>/accept", api_tasks.TaskAcceptApi.as_view(), name="task-accept"),
+    path("ask/tasks/<uuid:task_id>/skip", api_tasks.TaskSkipApi.as_view(), name="task-skip"),
+    path("ask/tasks/<uuid:task_id>/done", api_tasks.TaskDoneApi.as_view(), name="task-done"),
     path("ask/export", api.ExportApi.as_view(), name="export"),
     path("profile", api_profile.ProfileApi.as_view(), name="profile"),
     path("notifications", api.NotificationListApi.as_view(), name="notification-list"),

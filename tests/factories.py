@@ -14,6 +14,7 @@ from psychologist.models import (
     Hypothesis,
     HypothesisEvidence,
 )
+from sessions_app.engine.homework import template_for
 from sessions_app.models import (
     AgentOrigin,
     AskAgent,
@@ -22,6 +23,7 @@ from sessions_app.models import (
     CaseloadAssignment,
     Notification,
     SessionEvent,
+    Task,
     UserProfile,
     Workline,
 )
@@ -178,6 +180,22 @@ class NotificationFactory(factory.django.DjangoModelFactory):
     user = factory.SubFactory(ClientFactory)
     kind = Notification.Kind.RESUME_SESSION
     payload = factory.LazyFunction(lambda: {"title": "Shall we come back?"})
+
+
+class TaskFactory(factory.django.DjangoModelFactory):
+    """A thought record proposed by a closed session of the task's client."""
+
+    class Meta:
+        model = Task
+
+    session = factory.SubFactory(AskSessionFactory)
+    user = factory.SelfAttribute("session.user")
+    position = factory.Sequence(lambda n: n + 1)
+    kind = Task.Kind.THOUGHT_RECORD
+    title = "A thought record for one hard moment"
+    instructions = "Write down the situation, the thought and the emotion."
+    template = factory.LazyFunction(lambda: template_for("thought_record"))
+    due_date = factory.LazyFunction(lambda: timezone.localdate() + timezone.timedelta(days=3))
 
 
 class AnalysisRequestFactory(factory.django.DjangoModelFactory):

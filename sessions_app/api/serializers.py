@@ -291,11 +291,29 @@ class UserExportOutput(serializers.Serializer):
     date_joined = serializers.DateTimeField()
 
 
+class TaskExportOutput(serializers.Serializer):
+    """A piece of CBT homework as the client takes it away (issue 18)."""
+
+    _id = serializers.UUIDField(source="id")
+    session_id = serializers.UUIDField()
+    kind = serializers.CharField()
+    title = serializers.CharField()
+    instructions = serializers.CharField(allow_blank=True)
+    due_date = serializers.DateField()
+    status = serializers.CharField()
+    entries = serializers.DictField()
+    completion_note = serializers.CharField(allow_blank=True)
+    review_session_id = serializers.UUIDField(allow_null=True)
+    createdAt = serializers.DateTimeField(source="created_at")
+    finishedAt = serializers.DateTimeField(source="finished_at", allow_null=True)
+
+
 class ExportOutput(serializers.Serializer):
     exported_at = serializers.DateTimeField()
     user = UserExportOutput()
     profile = ProfileExportOutput(allow_null=True)
     sessions = SessionExportOutput(many=True)
+    tasks = TaskExportOutput(many=True)
 
 
 # --- input ---------------------------------------------------------------------------------

@@ -287,8 +287,8 @@ class ExportApi(ApiView):
                 s403="E_PASSWORD_INVALID (wrong password), E_FORBIDDEN (clients only)",
             ),
         },
-        description="All of the caller's own sessions, messages and profile, after re-entering "
-        "the password. P3 fields are never included.",
+        description="All of the caller's own sessions, messages, homework and profile, after "
+        "re-entering the password. P3 fields are never included.",
     )
     def post(self, request: Request) -> Response:
         if role_of(request.user) is not Role.CLIENT:
@@ -301,6 +301,7 @@ class ExportApi(ApiView):
             "user": request.user,
             "profile": selectors.export_profile(user=request.user),
             "sessions": selectors.export_sessions(user=request.user),
+            "tasks": selectors.export_tasks(user=request.user),
         }
         logger.info("data export user=%s", request.user.pk)
         # Always the client view, whatever changes elsewhere: P3 never leaves in an export.

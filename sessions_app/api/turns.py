@@ -15,7 +15,7 @@ from sessions_app.access import forbidden, session_for
 from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
 from sessions_app.api.serializers import StrictSerializer
 from sessions_app.engine import services as engine
-from sessions_app.models import AskSession
+from sessions_app.models import AskSession, TaskKind, TaskStatus
 from sessions_app.roles import Role, role_of
 
 # --- serializers ----------------------------------------------------------------------------
@@ -35,9 +35,11 @@ class CardOutput(serializers.Serializer):
             "last_thing",
             "scheduler",
             "crisis_resources",
+            "task_review",
         ],
-        help_text="topic/question/open/fallback/scheduler/crisis_resources: answer with POST "
-        "answers; completion: POST end or continue; last_thing: POST last-thing.",
+        help_text="topic/question/open/fallback/scheduler/crisis_resources/task_review (how "
+        "the last homework went): answer with POST answers; completion: POST end or "
+        "continue; last_thing: POST last-thing.",
     )
 
 
@@ -57,6 +59,20 @@ class NoticeOutput(serializers.Serializer):
     )
     text = serializers.CharField()
     items = serializers.ListField(child=serializers.CharField(), help_text="Hooks or resources.")
+
+
+class HomeworkTaskOutput(serializers.Serializer):
+    _id = serializers.UUIDField()
+    kind = serializers.ChoiceField(choices=TaskKind.choices)
+    title = serializers.CharField()
+    instructions = serializers.CharField(allow_blank=True)
+    due_date = serializers.DateField()
+    status = serializers.ChoiceField(choices=TaskStatus.choices)
+
+
+class HomeworkOutput(serializers.Serializer):
+    text = serializers.CharField()
+    tasks = HomeworkTaskOutput(many=True)
 
 
 class CounselorOutput(serializers.Serializer):
@@ -81,6 +97,11 @@ class StateOutput(serializers.Serializer):
     answered = PairOutput(many=True)
     workline = WorklineRefOutput(allow_null=True)
     notice = NoticeOutput(allow_null=True)
+    homework = HomeworkOutput(
+        allow_null=True,
+        help_text="At the closing: the homework the session proposes; accept or decline each "
+        "with POST /api/ask/tasks/{id}/accept or /skip.",
+    )
     engine = serializers.CharField(
         help_text='Which engine drives the dialogue: "offline" (the rule-based offline '
         'engine), "anthropic" or "scripted".'

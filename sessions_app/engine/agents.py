@@ -29,7 +29,7 @@ from psychologist.llm.types import (
     ToolSpec,
 )
 from sessions_app import texts
-from sessions_app.engine import prompts
+from sessions_app.engine import homework, prompts
 from sessions_app.engine.flows import state_json_split
 from sessions_app.engine.graph import Materialized, materialize
 from sessions_app.engine.schemas import (
@@ -200,13 +200,22 @@ def summarizer_ask(
         [prompts.pair_line(n, pair) for n, pair in enumerate(pairs, 1)],
         budget_tokens=SUMMARY_INPUT_TOKENS,
     )
-    facts = {**facts, "client_language": texts.lang_of(session.locale)}
-    context = {**facts, "pairs": pairs, "token_budget": SUMMARY_INPUT_TOKENS // 4}
+    facts = {
+        **facts,
+        "client_language": texts.lang_of(session.locale),
+        "homework": not homework.proposes_none(session),  # issue 18
+    }
+    context = {
+        **facts,
+        "pairs": pairs,
+        "token_budget": SUMMARY_INPUT_TOKENS // 4,
+        "topic": session.slots.get("topic", ""),
+    }
     request = _request(
         session,
         agent="summarizer",
         tool=SUMMARY_OUTPUT,
-        system=[prompts.SUMMARIZER_SYSTEM, profile],
+        system=[prompts.SUMMARIZER_SYSTEM, homework.SUMMARIZER_RULES, profile],
         final=prompts.summarizer_turn(facts, lines),
         context=context,
         budget_tokens=settings.LLM_CONTEXT_BUDGET_TOKENS,

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext_lazy
 
 from sessions_app import texts
-from sessions_app.engine import agents, language, lexicon, prompts
+from sessions_app.engine import agents, homework, language, lexicon, prompts
 from sessions_app.engine.close import session_close_in
 from sessions_app.engine.dealer import (
     LAST_THING,
@@ -147,6 +147,7 @@ def _closing_deliver(
         return TurnResult(locked, card)  # delivered by a concurrent End
     turn = Turn(locked)
     _record(turn, summary, facts)
+    homework.tasks_propose_in(turn, (summary.output or {}).get("tasks"), facts)
     closing = _closing_line(line, facts, locked.locale)
     turn.append(
         Draft(

@@ -38,6 +38,7 @@ class CardKind(models.TextChoices):
     CRISIS = "crisis_resources"
     FALLBACK = "fallback"
     OPEN = "open"
+    TASK_REVIEW = "task_review"  # how last time's homework went (engine/homework.py)
 
 
 class Card(TypedDict, total=False):
@@ -51,6 +52,7 @@ class Card(TypedDict, total=False):
     slot: str
     asks: int
     suggestion: str
+    task_id: str
     queue: list[Card]
     batch: int | None
     analysis: int | None
@@ -66,7 +68,7 @@ FALLBACK, OPEN = CardKind.FALLBACK, CardKind.OPEN
 # the schema's limit is offered the completion card only.
 CLOSING_RESERVE = 12
 # Card keys beyond {id, text, type, kind} that ride along when a card is dealt.
-CARD_EXTRAS = ("slot", "asks", "suggestion")
+CARD_EXTRAS = ("slot", "asks", "suggestion", "task_id")
 
 
 def message_limit() -> int:

@@ -75,15 +75,40 @@ NARRATOR_OUTPUT = ToolSpec(
     },
 )
 
+# CBT homework the closing may propose (issue 18): 0-2 tasks that fit the session's focus and
+# what the client said; none in a crisis. The engine adds the template and the due date.
+TASK_KINDS = (
+    "thought_record",
+    "behavioral_experiment",
+    "activity_scheduling",
+    "exposure_step",
+    "relaxation",
+    "custom",
+)
+_TASK_PROPOSAL = {
+    "type": "object",
+    "properties": {
+        "kind": {"enum": list(TASK_KINDS)},
+        "title": {"type": "string", "minLength": 1, "maxLength": 120},
+        "instructions": {"type": "string", "maxLength": 1200},
+    },
+    "required": ["kind", "title", "instructions"],
+    "additionalProperties": False,
+}
+
 SUMMARY_OUTPUT = ToolSpec(
     name=SUMMARY_TOOL,
-    description="Summarise the whole session for the record.",
+    description=(
+        "Summarise the whole session for the record, and optionally propose 0-2 small CBT "
+        "homework tasks for the client (never in a crisis)."
+    ),
     input_schema={
         "type": "object",
         "properties": {
             "summary": {"type": "string", "maxLength": SUMMARY_MAX_CHARS},
             "key_insights": _STRING_LIST,
             "cbt_techniques_used": _STRING_LIST,
+            "tasks": {"type": "array", "items": _TASK_PROPOSAL, "maxItems": 2},
         },
         "required": ["summary", "key_insights", "cbt_techniques_used"],
         "additionalProperties": False,

@@ -15,6 +15,10 @@ The session graph (SPEC §5)
     message_fork, workline_create, workline_activate, spin_off_propose, spin_off_decide
     session_tree, worklines_index, scope_strip, session_messages, workline_path   (reads)
 
+CBT homework (issue 18)
+    task_accept, task_skip, task_done(*, task, by[, completion_note]) -> Task
+    task_entries_update(*, task, by, change: EntriesChange) -> Task
+
 Safety (SPEC §3)
     risk_level_set(*, session, level, reason, by) -> AskSession   (a person, with a reason)
 """
@@ -38,6 +42,13 @@ from sessions_app.engine.graph import (
     workline_path,
     worklines_index,
 )
+from sessions_app.engine.homework import (
+    EntriesChange,
+    task_accept,
+    task_done,
+    task_entries_update,
+    task_skip,
+)
 from sessions_app.engine.risk import risk_level_set
 from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
 from sessions_app.engine.start import session_start
@@ -47,6 +58,7 @@ from sessions_app.engine.words import TEXT_MAX
 
 __all__ = [
     "TEXT_MAX",
+    "EntriesChange",
     "ScopeStrip",
     "SessionTree",
     "TreeNode",
@@ -67,6 +79,10 @@ __all__ = [
     "session_tree",
     "spin_off_decide",
     "spin_off_propose",
+    "task_accept",
+    "task_done",
+    "task_entries_update",
+    "task_skip",
     "thread_state",
     "workline_activate",
     "workline_create",

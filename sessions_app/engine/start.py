@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from sessions_app import texts
-from sessions_app.engine import language
+from sessions_app.engine import homework, language
 from sessions_app.engine.crisis import crisis_cards_deal
 from sessions_app.engine.dealer import TOPIC, Draft, Turn, new_card, profile_of, session_locked
 from sessions_app.engine.flows import CRISIS_FLOW, SESSION_FLOW, flow_get
 from sessions_app.engine.graph import workline_ensure_main
 from sessions_app.engine.hygiene import client_text
 from sessions_app.events import EventType
-from sessions_app.models import AskMessage, AskSession, UserProfile
+from sessions_app.models import AskMessage, AskSession, Task, UserProfile
 
 HOOK_TOPIC_CHARS = 80
 
@@ -98,7 +98,7 @@ def session_start(*, session: AskSession, flow: str | None = None) -> AskSession
         slots=slots,
         phase=AskSession.Phase.INTRO,
     )
-    hooks = _opening(turn, profile, history)
+    hooks, task = _opening(turn, profile, history)
     turn.event(EventType.SESSION_STARTED, intent=intent, step=locked.current_step_code, hooks=hooks)
     if crisis:
         crisis_cards_deal(turn)
@@ -113,17 +113,23 @@ def session_start(*, session: AskSession, flow: str | None = None) -> AskSession
         card = new_card(prompt if suggestion else texts.text("topic", locked.locale), TOPIC)
         if suggestion:
             card["suggestion"] = _clip(suggestion)
-        turn.open_batch([card], engine="engine")
+        # A hook that named last time's homework asks how it went first (issue 18).
+        first = [homework.review_card(task, locked.locale)] if task else []
+        turn.open_batch([*first, card], engine="engine")
     turn.save()
     session.refresh_from_db()
     return session
 
 
-def _opening(turn: Turn, profile: UserProfile, history: list[dict[str, Any]]) -> int:
+def _opening(
+    turn: Turn, profile: UserProfile, history: list[dict[str, Any]]
+) -> tuple[int, Task | None]:
     locale = turn.session.locale
     intro = texts.text("intro_returning" if history else "intro", locale)
     drafts = [Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.INTRO, intro, {"engine": "engine"})]
-    for hook in hooks_for(profile, history, locale):
-        drafts.append(Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.HOOK, hook))
+    hooks, task = homework.opening_task(turn.session, hooks_for(profile, history, locale))
+    for index, hook in enumerate(hooks):
+        payload = {"task_id": str(task.pk)} if task and index == 0 else {}
+        drafts.append(Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.HOOK, hook, payload))
     turn.append(*drafts)
-    return len(drafts) - 1
+    return len(drafts) - 1, task

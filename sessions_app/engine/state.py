@@ -16,6 +16,7 @@ from sessions_app.engine.crisis import resources_text, session_resources
 from sessions_app.engine.dealer import answered_pairs, current_card, undealt_card
 from sessions_app.engine.flows import CRISIS_FLOW, flow_get, pending_guard
 from sessions_app.engine.graph import workline_path
+from sessions_app.engine.homework import closing_homework
 from sessions_app.models import AskMessage, AskSession
 
 CARD_FIELDS = ("id", "text", "type", "kind")
@@ -36,7 +37,8 @@ NOTICE_KINDS = {
 
 def session_state(session: AskSession) -> dict[str, Any]:
     """{phase, status, turn_count, ready_to_close, current_card, answered, workline, notice,
-    engine, counselor, counselor_messages} — the same document after every turn endpoint."""
+    homework, engine, counselor, counselor_messages} — the same document after every turn
+    endpoint."""
     session = AskSession.objects.select_related(
         "active_workline__head", "handoff_counselor__profile"
     ).get(pk=session.pk)
@@ -55,6 +57,8 @@ def session_state(session: AskSession) -> dict[str, Any]:
         "answered": answered_pairs(path),
         "workline": {"id": workline.pk, "name": workline.name} if workline else None,
         "notice": _notice(session, path),
+        # The closing's homework offer (issue 18), accepted or declined through the tasks API.
+        "homework": closing_homework(session),
         "engine": _engine(path),
         "counselor": _counselor(session),
         "counselor_messages": [

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from sessions_app import texts
-from sessions_app.engine import handoff, lexicon
+from sessions_app.engine import handoff, homework, lexicon
 from sessions_app.engine.batch import Pending, batch_run
 from sessions_app.engine.closing import last_thing_submit
 from sessions_app.engine.dealer import (
@@ -116,6 +116,8 @@ def _client_answer(turn: Turn, card: dict[str, Any], text: str) -> Pending | Non
         message_id=answer.pk,
         chars=len(text),
     )
+    if card.get("task_id"):
+        homework.task_review_link(turn, card["task_id"], answer)
     if not topic:
         turn.set(turn_count=session.turn_count + 1)
     else:

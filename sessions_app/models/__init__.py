@@ -14,6 +14,7 @@ from sessions_app.models import (
     safety,
     sandbox,
     sessions,
+    tasks,
 )
 from sessions_app.models.base import *  # noqa: F403
 from sessions_app.models.events import *  # noqa: F403
@@ -24,6 +25,7 @@ from sessions_app.models.people import *  # noqa: F403
 from sessions_app.models.safety import *  # noqa: F403
 from sessions_app.models.sandbox import *  # noqa: F403
 from sessions_app.models.sessions import *  # noqa: F403
+from sessions_app.models.tasks import *  # noqa: F403
 
 __all__ = [
     *base.__all__,
@@ -35,4 +37,5 @@ __all__ = [
     *safety.__all__,
     *sandbox.__all__,
     *sessions.__all__,
+    *tasks.__all__,
 ]

@@ -21,6 +21,8 @@ class NotificationKind(models.TextChoices):
     SCHEDULE_CHANGED = "schedule_changed", "Schedule changed"
     # A model refused or was cut off on a turn: nobody knows the risk, so a person looks.
     REVIEW_NEEDED = "review_needed", "Human review needed"
+    # CBT homework due today (a `Task`; the payload names it).
+    TASK_REMINDER = "task_reminder", "Homework reminder"
 
 
 class Notification(models.Model):

@@ -83,10 +83,10 @@ def test_a_counselor_decides_inline_and_follows_an_evidence_chip(asgi_server, ch
     bob = sign_in(chromium, asgi_server)
     page = bob.page
     page.goto("/insights/")
-    expect(page.locator("figure.chart")).to_have_count(6)
-    expect(page.locator("canvas[data-drawn]")).to_have_count(6)
+    expect(page.locator("figure.chart")).to_have_count(7)
+    expect(page.locator("canvas[data-drawn]")).to_have_count(7)
     totals = chart_totals(page)
-    assert len(totals) == 6
+    assert len(totals) == 7
     assert all(total > 0 for total in totals.values()), totals
     screenshot(page, "insights-1-dashboard")
     page.evaluate("window.sameDocument = true")

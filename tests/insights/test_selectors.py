@@ -200,3 +200,30 @@ def test_follow_ups_are_overdue_or_due_within_two_weeks(alice, bob, monkeypatch)
     rows = selectors.follow_ups(user=bob, now=NOW)
 
     assert [(s.pk, s.overdue) for s in rows] == [(overdue.pk, True), (soon.pk, False)]
+
+
+def test_homework_completion_stacks_tasks_by_due_day_and_rates_the_settled_ones(
+    alice, bob, charlie
+):
+    mine = session(alice, 5)
+    due = (NOW - timedelta(days=2)).date()
+    for status in ("done", "done", "skipped", "expired", "accepted"):
+        factories.TaskFactory(session=mine, status=status, due_date=due)
+    factories.TaskFactory(session=mine, status="done", due_date=(NOW - timedelta(days=40)).date())
+    factories.TaskFactory(session=session(charlie, 5), status="done", due_date=due)  # not bob's
+
+    chart = selectors.homework_completion(selectors.insights_scope(bob), now=NOW)
+
+    # Day -2: done 2, skipped 1, expired 1, open 1; the one due 40 days ago is out of the window.
+    assert [
+        value_on(chart, 2, label) for label in ("Done", "Skipped", "Expired", "Still open")
+    ] == [
+        2,
+        1,
+        1,
+        1,
+    ]
+    assert chart.stacked is True
+    assert chart.summary == "50% done (2 of 4 settled, 1 still open)"
+    assert chart.table == [[ago(2).strftime("%-d %b"), 2, 1, 1, 1]]
+    assert "homework" in [c.id for c in selectors.charts(user=bob, now=NOW)]

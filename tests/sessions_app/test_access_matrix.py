@@ -284,6 +284,36 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
             ("psychologist:hypothesis-dismiss", "POST"),
         )
     },
+    # CBT homework (issue 18): clients their own, counselors their caseload's (read only), ops
+    # and services read all; only the task's client acts on it. Not a session route: a stranger
+    # counselor gets 404 for a crisis session's task too (it learns nothing, not even "crisis").
+    ("sessions:task-list", "GET"): everyone(200),
+    ("sessions:task-detail", "GET"): row(
+        owner=200,
+        other_client=404,
+        caseload_counselor=200,
+        other_counselor=404,
+        ops=200,
+        service=200,
+        anonymous=401,
+    ),
+    **{
+        route: row(
+            owner=200,
+            other_client=404,
+            caseload_counselor=403,
+            other_counselor=404,
+            ops=403,
+            service=403,
+            anonymous=401,
+        )
+        for route in (
+            ("sessions:task-detail", "PATCH"),
+            ("sessions:task-accept", "POST"),
+            ("sessions:task-skip", "POST"),
+            ("sessions:task-done", "POST"),
+        )
+    },
     # Schema, docs and auth: their own rows.
     ("api:auth-token", "POST"): everyone(200, anonymous=401),  # anonymous: bad credentials
     ("api:auth-logout", "POST"): everyone(204),
@@ -433,7 +463,28 @@ def hypothesis_request(world: World, role: str, variant: str) -> Request:
     return {"hypothesis_id": hypothesis.pk}, {}
 
 
+def task_request(stage: str, body: dict[str, Any] | None = None) -> Callable[..., Request]:
+    """A task of the variant's session, already accepted where the move needs it (entries and
+    done come after accepting). A crisis session proposes no homework and its proposals cannot
+    be accepted, so its task is an accepted one: every move on it is then allowed by state,
+    and the row shows access alone."""
+
+    def build(world: World, role: str, variant: str) -> Request:
+        accepted = stage == "accepted" or variant == "crisis"
+        task = factories.TaskFactory(
+            session=world.sessions[variant], status="accepted" if accepted else "proposed"
+        )
+        return {"task_id": task.pk}, body
+
+    return build
+
+
 REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
+    ("sessions:task-detail", "GET"): task_request("proposed"),
+    ("sessions:task-detail", "PATCH"): task_request("accepted", {"entries": {"intensity": 60}}),
+    ("sessions:task-accept", "POST"): task_request("proposed", {}),
+    ("sessions:task-skip", "POST"): task_request("proposed", {}),
+    ("sessions:task-done", "POST"): task_request("accepted", {}),
     ("psychologist:session-reanalyze", "POST"): lambda w, r, v: (session_kwargs(w, r, v)[0], {}),
     ("psychologist:hypothesis-accept", "POST"): hypothesis_request,
     ("psychologist:hypothesis-dismiss", "POST"): hypothesis_request,

@@ -20,6 +20,7 @@ from sessions_app.models import (
     IdempotencyRecord,
     Notification,
     SessionEvent,
+    Task,
     UserProfile,
     Workline,
 )
@@ -109,6 +110,34 @@ def plant_elsewhere(session: AskSession) -> None:
         termination_analysis=f"Ended while talking about {CANARY}.",
     )
     hypothesis_accept(hypothesis=hypothesis, by=None)
+    plant_homework(session)
+
+
+def plant_homework(session: AskSession) -> None:
+    """CBT homework (issue 18) the session proposed, filled in with the canary, reminded of."""
+    task = factories.TaskFactory(
+        session=session,
+        status="done",
+        title=f"A thought record about {CANARY}",
+        instructions=f"When {CANARY} comes up, write it down.",
+        entries={
+            "situation": f"{CANARY} at the park",
+            "automatic_thought": f"{CANARY} hates me",
+            "intensity": 70,
+            "rerated_intensity": 30,
+        },
+        rating_before=70,
+        rating_after=30,
+        completion_note=f"Done, {CANARY} was fine",
+    )
+    factories.NotificationFactory(
+        user=session.user,
+        session=session,
+        kind=Notification.Kind.TASK_REMINDER,
+        dedupe_key=f"task:{task.pk}",
+        payload={"title": f"Today: {CANARY}", "task_id": str(task.pk)},
+        sent_at=NOW,
+    )
 
 
 @pytest.fixture
@@ -137,6 +166,14 @@ def assert_statistics_survive(session: AskSession) -> None:
     assert profile.accepted_hypotheses == []
     hypothesis = Hypothesis.objects.get(session=session)
     assert (hypothesis.status, hypothesis.confidence) == ("accepted", 60)
+    task = Task.objects.get(session=session)  # the homework's statistics stay
+    assert (task.kind, task.status, task.rating_before, task.rating_after) == (
+        "thought_record",
+        "done",
+        70,
+        30,
+    )
+    assert task.entries["intensity"] == 70
 
 
 def test_after_retention_the_canary_is_in_no_column_of_any_table_and_the_statistics_survive(

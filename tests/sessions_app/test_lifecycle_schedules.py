@@ -23,6 +23,7 @@ EVERY = {  # job → (django-q schedule type, minutes)
     "notifications": ("I", 1),
     "follow_ups": ("I", 5),
     "escalation": ("I", 1),
+    "homework": ("I", 15),  # issue 18: homework reminders and expiry
     "reactivation": ("H", None),
     "idempotency_prune": ("H", None),
     "retention": ("D", None),
@@ -84,8 +85,8 @@ def test_ensure_schedules_command_reports_what_it_did(capsys):
     call_command("ensure_schedules")
     call_command("ensure_schedules")
     assert capsys.readouterr().out.splitlines() == [
-        "8 job schedules in place, 8 rows changed",
-        "8 job schedules in place, 0 rows changed",
+        "9 job schedules in place, 9 rows changed",
+        "9 job schedules in place, 0 rows changed",
     ]
 
 

@@ -36,3 +36,19 @@ def test_the_openapi_document_validates_without_warnings(tmp_path):
 def test_the_schema_and_docs_are_served(client):
     assert client.get("/api/schema/").status_code == 200
     assert client.get("/api/docs/").status_code == 200
+
+
+def test_the_homework_operations_are_documented_with_their_errors_and_idempotency(tmp_path):
+    target = tmp_path / "schema.yml"
+    call_command("spectacular", "--file", str(target))
+    paths = yaml.safe_load(target.read_text())["paths"]
+    assert set(paths["/api/ask/tasks"]) == {"get"}
+    assert set(paths["/api/ask/tasks/{task_id}"]) == {"get", "patch"}
+    patch = paths["/api/ask/tasks/{task_id}"]["patch"]
+    assert {"400", "403", "404", "409"} <= set(patch["responses"])
+    for move in ("accept", "skip", "done"):
+        post = paths[f"/api/ask/tasks/{{task_id}}/{move}"]["post"]
+        assert "Idempotency-Key" in [p["name"] for p in post["parameters"]], move
+        assert {"403", "404", "409", "422"} <= set(post["responses"]), move
+    state = yaml.safe_load(target.read_text())["components"]["schemas"]["StateOutput"]
+    assert "homework" in state["properties"]

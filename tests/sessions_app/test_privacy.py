@@ -10,8 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from sessions_app.api.serializers import SessionOutput
-from sessions_app.privacy import P3_FIELDS, SESSION_FIELD_PRIVACY
+from sessions_app.api.serializers import SessionOutput, TaskExportOutput
+from sessions_app.api.tasks import TaskOutput
+from sessions_app.privacy import P3_FIELDS, SESSION_FIELD_PRIVACY, TASK_FIELD_PRIVACY, Privacy
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -37,6 +38,7 @@ def risky_history(alice, bob):
         handoff_time=timezone.now(),
     )
     factories.AskMessageFactory(session=crisis, text="I feel unsafe")
+    factories.TaskFactory(session=crisis, entries={"situation": "At night"})
     factories.NotificationFactory(
         user=alice,
         session=crisis,
@@ -66,6 +68,7 @@ def client_responses(alice, api_as, session) -> dict[str, Any]:
         ).json(),
         "notifications": client.get(reverse("sessions:notification-list")).json(),
         "create": client.post(reverse("sessions:session-list"), {}, format="json").json(),
+        "tasks": client.get(reverse("sessions:task-list")).json(),
     }
 
 
@@ -106,3 +109,17 @@ def test_the_export_needs_the_right_password(alice, api_as):
     response = api_as(alice).post(reverse("sessions:export"), {}, format="json")
     assert response.status_code == 400
     assert response.json()["fields"]["password"]
+
+
+def test_every_task_field_is_classified_and_none_is_p3():
+    assert set(TaskOutput().fields) == set(TASK_FIELD_PRIVACY)
+    assert set(TaskExportOutput().fields) <= set(TASK_FIELD_PRIVACY)
+    assert Privacy.P3 not in TASK_FIELD_PRIVACY.values()
+
+
+def test_the_export_holds_the_clients_homework_with_its_entries(alice, api_as, risky_history):
+    body = client_responses(alice, api_as, risky_history)["export"]
+    [task] = body["tasks"]
+    assert task["session_id"] == str(risky_history.pk)
+    assert task["entries"] == {"situation": "At night"}
+    assert task["kind"] == "thought_record"

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext_lazy
 
 from psychologist.llm.budget import clip_middle, truncate_middle
 from sessions_app import texts
-from sessions_app.engine import lexicon
+from sessions_app.engine import homework, lexicon
 from sessions_app.engine.offline import common
 from sessions_app.engine.offline.banks import (
     FOCUS_LABELS,
@@ -49,11 +49,29 @@ def summarise(context: dict[str, Any]) -> dict[str, Any]:
         "summary": summary,
         "key_insights": _key_insights(context, lang, focus, themes),
         "cbt_techniques_used": _techniques(focus, themes),
+        "tasks": _tasks(context, answers, focus, themes),
     }
 
 
 def _omitted(count: int, lang: str) -> str:
     return texts.plural(OMITTED, count, lang)
+
+
+def _tasks(
+    context: dict[str, Any], answers: list[str], focus: str, themes: list[str]
+) -> list[dict[str, str]]:
+    """Homework from the banks (issue 18): none in a crisis, or when the engine says none."""
+    locale = str(context.get("locale") or "en")
+    if context.get("homework") is False or any(detect_crisis(a, locale) for a in answers):
+        return []
+    return homework.offline_tasks(
+        locale=locale,
+        focus=focus,
+        themes=themes,
+        topic=common.clip_words(str(context.get("topic") or ""), 60),
+        turn_count=int(context.get("turn_count") or len(answers)),
+        fatigue=any(lexicon.detect_fatigue(a, locale) for a in answers[-2:]),
+    )
 
 
 def _client_words(context: dict[str, Any]) -> list[str]:

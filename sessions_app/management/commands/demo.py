@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from sessions_app.engine import homework
 from sessions_app.events import EventType, event_append
 from sessions_app.management.commands import _demo_data as data
 from sessions_app.models import (
@@ -29,6 +30,7 @@ from sessions_app.models import (
     AskSession,
     CaseloadAssignment,
     Notification,
+    Task,
     UserProfile,
     Workline,
 )
@@ -97,6 +99,7 @@ def load_demo() -> tuple[int, int]:
     plans += [story_plan(spec, people, agents) for spec in data.STORY_SESSIONS]
     created = sum(session_ensure(plan) for plan in plans)
     load_notifications(people)
+    load_homework()
     refresh_session_counts(people)
     return created, len(plans)
 
@@ -479,6 +482,49 @@ def load_notifications(people: People) -> None:
                 "payload": {"session_title": session.session_title},
                 "scheduled_for": when,
                 "sent_at": when if sent else None,
+            },
+        )
+
+
+# The homework of the latest finished, non-crisis demo sessions (issue 18): one task each, from
+# the offline banks in the session's language, due over the last days in these states.
+HOMEWORK_STATES = ("done", "done", "accepted", "skipped", "expired", "done", "proposed", "done")
+
+
+def load_homework() -> None:
+    sessions = (
+        AskSession.objects.filter(user__username__in=list(data.CLIENTS), is_deleted=False)
+        .exclude(status=AskSession.Status.ACTIVE)
+        .exclude(session_type=AskSession.SessionType.CRISIS_INTERVENTION)
+        .exclude(intervention_triggered=True)
+        .order_by("-created_at", "pk")[: len(HOMEWORK_STATES)]
+    )
+    today = timezone.localdate()
+    for offset, (session, status) in enumerate(zip(sessions, HOMEWORK_STATES, strict=False)):
+        [proposal] = homework.offline_tasks(
+            locale=session.locale,
+            focus=session.cbt_focus,
+            themes=[],
+            topic="",
+            turn_count=0,
+            fatigue=False,
+        )
+        finished = (
+            timezone.now() - timedelta(days=offset)
+            if status in ("done", "skipped", "expired")
+            else None
+        )
+        Task.objects.get_or_create(
+            session=session,
+            position=1,
+            defaults={
+                "user_id": session.user_id,
+                "template": homework.template_for(proposal["kind"], session.locale),
+                "due_date": today - timedelta(days=offset + 1),
+                "status": status,
+                "accepted_at": session.ended_at if status != "proposed" else None,
+                "finished_at": finished,
+                **proposal,
             },
         )
 

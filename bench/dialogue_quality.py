@@ -442,7 +442,9 @@ class Player:
         played, card, notice = self.played, state.get("current_card"), state.get("notice")
         if notice:
             played.crisis |= notice["kind"] == "crisis_resources"
-            for line in [notice["text"], *notice["items"]]:
+            # Items already inside the text (the crisis lines) are not shown twice.
+            items = [item for item in notice["items"] if item not in notice["text"]]
+            for line in [notice["text"], *items]:
                 if (notice["kind"], line) not in self.notices_seen:
                     self.notices_seen.add((notice["kind"], line))
                     played.shown.append((notice["kind"], line))

@@ -431,10 +431,17 @@ class Player:
         self.client, self.played = client, played
         self.batch, self.cards_seen, self.notices_seen = 0, set(), set()
 
-    def post(self, session_id: str, name: str, body: dict[str, Any]) -> dict[str, Any] | None:
-        response = self.client.post(_url(name, session_id), body, format="json")
-        if response.status_code != 200:
-            self.played.problem = f"{name}: {response.status_code} {response.json().get('code')}"
+    def post(self, url: str, body: dict[str, Any], expect: int = 200) -> dict[str, Any] | None:
+        """The response's document, or None with the problem noted: an engine that fails on a
+        persona cuts that session short instead of stopping the bench (and `make bench`)."""
+        try:
+            response = self.client.post(url, body, format="json")
+        except Exception as error:  # the test client re-raises what the view raised
+            self.played.problem = f"{url.rsplit('/', 1)[-1]}: {type(error).__name__}: {error}"
+            return None
+        if response.status_code != expect:
+            code = response.json().get("code") if response.content else ""
+            self.played.problem = f"{url.rsplit('/', 1)[-1]}: {response.status_code} {code}"
             return None
         return response.json()
 
@@ -461,7 +468,8 @@ class Player:
 
     def answer(self, session_id: str, card: dict[str, Any], text: str) -> dict[str, Any] | None:
         before = _analyst_calls(session_id)
-        state = self.post(session_id, "answers", {"card_id": card["id"], "text": text})
+        body = {"card_id": card["id"], "text": text}
+        state = self.post(_url("answers", session_id), body)
         if state is None:
             return None
         self.played.said.append(text)
@@ -473,11 +481,10 @@ class Player:
     def play(self, script: dict[str, Any]) -> None:
         from django.urls import reverse
 
-        created = self.client.post(reverse("sessions:session-list"), {}, format="json")
-        if created.status_code != 201:
-            self.played.problem = f"create: {created.status_code} {created.json().get('code')}"
+        created = self.post(reverse("sessions:session-list"), {}, expect=201)
+        if created is None:
             return
-        session_id = created.json()["_id"]
+        session_id = created["_id"]
         state: dict[str, Any] | None = self.client.get(_url("state", session_id)).json()
         self.record(state)
         for text in [script["topic"], *script["answers"]]:
@@ -493,12 +500,12 @@ class Player:
     def close(self, session_id: str, state: dict[str, Any]) -> None:
         card = state["current_card"]
         if state["status"] == "active" and (card is None or card["kind"] != "last_thing"):
-            state = self.post(session_id, "end", {})
+            state = self.post(_url("end", session_id), {})
             if state is None:
                 return
             self.record(state)
         if state["status"] == "active":
-            state = self.post(session_id, "last-thing", {"finish": True})
+            state = self.post(_url("last-thing", session_id), {"finish": True})
             if state is None:
                 return
             self.record(state)
@@ -649,6 +656,8 @@ def measure(sessions: list[Played], figures: Figures) -> None:
         figures.cards += len(played.cards)
         figures.crisis += played.crisis
         figures.problems += bool(played.problem)
+        if played.problem:
+            figures.example("problem", played, played.problem)
         measure_cards(played, figures)
         measure_claims(played, said, figures)
         measure_languages(played, said, figures)
@@ -688,6 +697,7 @@ EXAMPLE_TITLES = {
     "across": "(3) questions asked in an earlier session of the same client",
     "claims": "(4) improvement claimed while the mood did not improve",
     "mixed": "(5) texts in another language or script",
+    "problem": "sessions cut short by an error",
 }
 
 

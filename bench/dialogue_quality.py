@@ -43,6 +43,10 @@ What is measured (the client's texts of a session are its topic and the answers 
   or CJK in an English one — once quoted passages («…», “…”, "…", „…“, 「…」, 『…』), web
   addresses and words the client wrote itself are set aside. Target 0.
 
+Printed beside them, with no target: batch-1 cards taking up the topic, sessions whose mood
+improved, an insight shown (or stored as a key insight) twice in a session, sessions that met
+the crisis flow, sessions cut short by an engine error.
+
 The measures are lexical: no word sense is told apart ("how well does it work" names the work
 theme), so (1) errs on the generous side. A session that meets the crisis flow (the safety net
 fired) is played no further and counted apart.
@@ -563,6 +567,7 @@ class Figures:
     mixed: int = 0
     crisis: int = 0
     problems: int = 0
+    insight_repeats: int = 0
     examples: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     exemplified: set[tuple[str, str]] = field(default_factory=set)
 
@@ -616,6 +621,13 @@ def measure_repeats(sessions: list[Played], figures: Figures) -> None:
         asked_before |= set(asked)
 
 
+def measure_insights(played: Played, figures: Figures) -> None:
+    """The same insight shown, or stored as a key insight, more than once in a session."""
+    for what in ("insight", "key insight"):
+        seen = Counter(normalised(text) for kind, text in played.shown if kind == what)
+        figures.insight_repeats += sum(n - 1 for n in seen.values())
+
+
 def session_mood(played: Played) -> tuple[float, float]:
     answers = played.said[1:]
     start = mood(" ".join(played.said[:2]), played.lang)
@@ -659,6 +671,7 @@ def measure(sessions: list[Played], figures: Figures) -> None:
         if played.problem:
             figures.example("problem", played, played.problem)
         measure_cards(played, figures)
+        measure_insights(played, figures)
         measure_claims(played, said, figures)
         measure_languages(played, said, figures)
 
@@ -688,6 +701,7 @@ ROWS = [
     ("(5) texts in a mixed language", "0", lambda f: count(f.mixed, f.texts)),
     ("· batch-1 cards taking up the topic", "", lambda f: share(f.first_taken_up, f.first)),
     ("· sessions whose mood improved", "", lambda f: share(f.improving, f.sessions)),
+    ("· insights repeated within a session", "", lambda f: str(f.insight_repeats)),
     ("· sessions that met the crisis flow", "", lambda f: str(f.crisis)),
     ("· sessions cut short by an error", "", lambda f: str(f.problems)),
 ]

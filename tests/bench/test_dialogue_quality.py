@@ -113,3 +113,16 @@ def test_repeats_are_counted_within_and_across_a_clients_sessions():
     ]
     dq.measure_repeats(sessions, figures)
     assert (figures.within, figures.across, figures.across_of) == (1, 1, 2)
+
+
+def test_an_insight_shown_twice_in_a_session_is_counted_once_over():
+    played = dq.Played(persona="p", lang="en", number=1)
+    played.shown = [
+        ("insight", "It looks like work takes up most of your energy."),
+        ("question card", "What happened?"),
+        ("insight", "It looks like work takes up most of your energy!"),
+        ("key insight", "It looks like work takes up most of your energy."),
+    ]
+    figures = dq.Figures()
+    dq.measure_insights(played, figures)
+    assert figures.insight_repeats == 1

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -227,10 +228,20 @@ def session_workline_activate(
 # --- the counselor's workspace (issue 14) -------------------------------------------------------
 
 
+def _back(request: HttpRequest) -> str:
+    """The page the request came from, when it is a page of this site; else home. A Referer is
+    the client's to write: redirecting to any of them would be an open redirect."""
+    referer = request.headers.get("Referer", "")
+    safe = url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return referer if safe else reverse("pages:home")
+
+
 def _workspace_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
     if not request.htmx:
         messages.error(request, f"{exc.code}: {exc.detail}")
-        return redirect(request.headers.get("Referer") or "pages:home")
+        return redirect(_back(request))
     response = render(request, f"{SESSION}#flash", {"error": exc}, status=exc.status)
     return reswap(retarget(response, "#flash"), "innerHTML")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from sessions_app import texts
 from sessions_app.models import SESSION_TITLE_MAX, AskSession
@@ -34,7 +34,8 @@ def session_title_neutral(session: AskSession, *, locale: str | None = None) -> 
 
 
 def session_label(session: AskSession) -> str:
-    """The title a staff page shows: the client's own name for it, except for a crisis."""
+    """The title a staff page shows: the client's own name for it, except for a crisis, whose
+    neutral title is in the reader's language (the page's active one)."""
     if session.is_crisis or not session.session_title:
-        return session_title_neutral(session, locale="en")
+        return session_title_neutral(session, locale=translation.get_language() or "en")
     return session.session_title

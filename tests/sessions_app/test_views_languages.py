@@ -10,6 +10,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
+from sessions_app import texts
 from tests import factories
 from tests.routes import object_url
 
@@ -121,3 +122,14 @@ def test_the_insights_page_and_its_charts_speak_the_readers_language(bob, header
     html = signed_in(bob, HTTP_ACCEPT_LANGUAGE=header).get(reverse("insights:home")).content
     for text in texts:
         assert text in html.decode()
+
+
+@pytest.mark.parametrize(
+    ("header", "label"), [("en", "Support session"), ("ru", "Сессия поддержки"), ("zh-CN", None)]
+)
+def test_a_crisis_sessions_neutral_label_is_in_the_readers_language(bob, alice, header, label):
+    factories.CrisisSessionFactory(user=alice, status="active", session_title="x y z")
+    html = signed_in(bob, HTTP_ACCEPT_LANGUAGE=header).get(HOME).content.decode()
+    expected = label or texts.text("title_crisis_intervention", "zh")
+    assert expected in html
+    assert "x y z" not in html

@@ -101,3 +101,23 @@ def test_the_holder_writes_and_steers_from_the_page(bob, alice):
     assert "Ask about sleep." in html
     assert "Hand back to the AI" in html
     assert "took over: the AI is paused" in html
+
+
+@pytest.mark.parametrize(
+    ("referer", "expected"),
+    [
+        ("https://evil.example/phish", "/"),
+        ("//evil.example/phish", "/"),
+        ("http://testserver/?tab=queue", "http://testserver/?tab=queue"),
+    ],
+)
+def test_a_refused_move_goes_back_only_to_a_page_of_this_site(alerted, referer, expected):
+    session, erin = alerted
+    handoff.session_claim(session=session, counselor=erin)
+    frank = factories.on_duty_counselor("frank")
+    Notification.objects.create(user=frank, kind="crisis_alert", session=session)
+    refused = signed_in(frank).post(
+        reverse("pages:session-claim", kwargs={"session_id": session.pk}), HTTP_REFERER=referer
+    )
+    assert refused.status_code == 302
+    assert refused.url == expected

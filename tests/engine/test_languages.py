@@ -21,23 +21,13 @@ from sessions_app.models import AskSession, Notification, SessionEvent, UserProf
 from tests import factories
 from tests import fake_anthropic as fake
 from tests.agent_outputs import analyst_output, narrator_output
+from tests.engine import test_rest_session as rest_session
 from tests.engine.conftest import answer
 
 pytestmark = pytest.mark.django_db
 
 ANSWERS = {
-    "en": [
-        "I keep putting off a hard conversation with my manager about my workload.",
-        "I tell myself it will only make things worse, and I feel anxious.",
-        "Mostly at night, I replay what I might say and cannot sleep.",
-        "My partner says I should just talk to him, but I avoid it.",
-        "I think I am afraid he will see me as weak.",
-        "Maybe I could write down the two points I want to make.",
-        "That feels a bit lighter, actually.",
-        "I could ask for fifteen minutes on Monday.",
-        "Yes, I think that is enough for now, it makes sense.",
-        "Nothing more comes to mind.",
-    ],
+    "en": rest_session.ANSWERS,
     "ru": [
         "Я откладываю тяжёлый разговор с начальником о нагрузке на работе.",
         "Говорю себе, что станет только хуже, и начинаю тревожиться.",

@@ -47,8 +47,11 @@ def first_card_answerer(client: Any) -> Callable[..., Any]:
     return answer
 
 
-def play_until_completion(client: Any, session_id: Any, state: dict[str, Any]) -> dict[str, Any]:
-    for text in ANSWERS * 2:
+def play_until_completion(
+    client: Any, session_id: Any, state: dict[str, Any], answers: list[str] = ANSWERS
+) -> dict[str, Any]:
+    """Answer each card in turn (the answers twice over) until the completion card."""
+    for text in answers * 2:
         card = state["current_card"]
         if card["kind"] == "completion":
             return state

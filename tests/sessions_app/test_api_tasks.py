@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from sessions_app.models import AskMessage, AskSession, Task
 from tests import factories
-from tests.engine.test_rest_session import url
+from tests.engine.test_rest_session import play_until_completion, url
 
 pytestmark = pytest.mark.django_db
 
@@ -41,19 +41,6 @@ THOUGHTS = [
 ]
 
 
-def play_until_completion(client: Any, session_id: Any, state: dict[str, Any]) -> dict[str, Any]:
-    for text in THOUGHTS * 2:
-        card = state["current_card"]
-        if card["kind"] == "completion":
-            return state
-        response = client.post(
-            url("answers", session_id), {"card_id": card["id"], "text": text}, format="json"
-        )
-        assert response.status_code == 200, response.content
-        state = response.json()
-    raise AssertionError("no completion card after the hard limit")
-
-
 def task_url(name: str, task_id: Any = None) -> str:
     if task_id is None:
         return reverse(f"sessions:task-{name}")
@@ -64,7 +51,7 @@ def closing_with_homework(client: Any) -> tuple[str, dict[str, Any]]:
     """A session played through REST to its closing: the state document at the last thing."""
     session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
     topic = client.post(url("messages", session_id), {"text": "Harsh thoughts"}, format="json")
-    play_until_completion(client, session_id, topic.json())
+    play_until_completion(client, session_id, topic.json(), THOUGHTS)
     ended = client.post(url("end", session_id), {}, format="json")
     assert ended.status_code == 200, ended.content
     return session_id, ended.json()

@@ -147,6 +147,24 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+elif _db["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+    # A bounded pool per process (psycopg_pool through Django): however many requests arrive,
+    # one process holds at most DB_POOL_MAX_SIZE connections, so N processes × that stays under
+    # PostgreSQL's max_connections. A request that waits longer than DB_POOL_TIMEOUT seconds for
+    # a connection gets 503 E_UNAVAILABLE with Retry-After (the pool's timeout is an
+    # OperationalError, sessions_app.api.errors), never a 500. The pool replaces persistent
+    # connections: Django returns each request's connection to it when the request ends.
+    if _db.get("CONN_MAX_AGE"):
+        raise ImproperlyConfigured("DB_CONN_MAX_AGE must be 0 with DB_POOL on")
+    _pool_min = env_int("DB_POOL_MIN_SIZE", 2, minimum=0)
+    _pool_max = env_int("DB_POOL_MAX_SIZE", 10, minimum=1)
+    if _pool_min > _pool_max:
+        raise ImproperlyConfigured("DB_POOL_MIN_SIZE must not exceed DB_POOL_MAX_SIZE")
+    _db.setdefault("OPTIONS", {})["pool"] = {
+        "min_size": _pool_min,
+        "max_size": _pool_max,
+        "timeout": env_int("DB_POOL_TIMEOUT", 10, minimum=1),
+    }
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -22,7 +22,13 @@ from django.utils import timezone
 from sessions_app import models as session_models
 from sessions_app.engine.graph import workline_ensure_main, workline_path
 from sessions_app.errors import invalid
-from sessions_app.events import EventSpec, EventType, events_append, session_length_check
+from sessions_app.events import (
+    EventSpec,
+    EventType,
+    event_seq_reserve,
+    events_append,
+    session_length_check,
+)
 from sessions_app.models import AskMessage, AskSession, UserProfile, Workline
 
 
@@ -225,9 +231,14 @@ class Turn:
                 head=self.messages[-1], updated_at=timezone.now()
             )
         session.last_activity_at = timezone.now()
-        session.save(update_fields=sorted(self.fields))
+        fields = set(self.fields)
         if self.events:
-            events_append(session=session, events=self.events)
+            # The row is locked and written anyway: its UPDATE reserves the events' seqs too.
+            event_seq_reserve(session, len(self.events))
+            fields.add("event_seq")
+        session.save(update_fields=sorted(fields))
+        if self.events:
+            events_append(session=session, events=self.events, seq_reserved=True)
         for step in self.after_save:
             step()
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from psychologist.llm.budget import estimate_tokens
@@ -48,10 +49,15 @@ def session_messages(session: AskSession) -> dict[int, AskMessage]:
 def workline_path(
     workline: Workline, *, messages: dict[int, AskMessage] | None = None
 ) -> list[AskMessage]:
-    """Root → head of the workline: its timeline, and the only thing an LLM is ever sent."""
+    """Root → head of the workline: its timeline, and the only thing an LLM is ever sent.
+
+    Without `messages`, one query reads only the head's ancestors (a recursive CTE, SQLite and
+    PostgreSQL alike), so a path costs the same whatever else the session holds: parked
+    branches, forks, a long history on other worklines."""
     if workline.head_id is None:
         return []
-    messages = messages if messages is not None else session_messages(workline.session)
+    if messages is None:
+        messages = {m.pk: m for m in AskMessage.objects.filter(pk__in=_ancestors(workline.head_id))}
     path: list[AskMessage] = []
     node = messages.get(workline.head_id)
     while node is not None:
@@ -60,6 +66,19 @@ def workline_path(
         node = messages.get(node.parent_id) if node.parent_id else None
     path.reverse()
     return path
+
+
+def _ancestors(head_id: int) -> RawSQL:
+    """The ids of `head_id` and every parent above it, as a subquery (the parent chain is the
+    only index used: the primary key)."""
+    table = connection.ops.quote_name(AskMessage._meta.db_table)
+    return RawSQL(
+        "WITH RECURSIVE chain(id, parent_id) AS ("
+        f" SELECT id, parent_id FROM {table} WHERE id = %s"
+        f" UNION ALL SELECT m.id, m.parent_id FROM {table} m JOIN chain ON m.id = chain.parent_id"
+        ") SELECT id FROM chain",
+        [head_id],
+    )
 
 
 def open_cards(path: list[AskMessage]) -> int:

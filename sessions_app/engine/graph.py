@@ -46,18 +46,26 @@ def session_messages(session: AskSession) -> dict[int, AskMessage]:
     return {m.pk: m for m in AskMessage.objects.filter(session=session).order_by("id")}
 
 
+def path_messages(workline: Workline, *, since: int | None = None) -> dict[int, AskMessage]:
+    """The head's ancestors by id, in one query (a recursive CTE, SQLite and PostgreSQL alike);
+    with `since` (a message id), only up to that message, included, if it is an ancestor."""
+    if workline.head_id is None:
+        return {}
+    ancestors = _ancestors(workline.head_id, since)
+    return {m.pk: m for m in AskMessage.objects.filter(pk__in=ancestors)}
+
+
 def workline_path(
     workline: Workline, *, messages: dict[int, AskMessage] | None = None
 ) -> list[AskMessage]:
     """Root → head of the workline: its timeline, and the only thing an LLM is ever sent.
 
-    Without `messages`, one query reads only the head's ancestors (a recursive CTE, SQLite and
-    PostgreSQL alike), so a path costs the same whatever else the session holds: parked
-    branches, forks, a long history on other worklines."""
+    Without `messages`, one query reads only the head's ancestors (`path_messages`), so a path
+    costs the same whatever else the session holds: parked branches, forks, other worklines."""
     if workline.head_id is None:
         return []
     if messages is None:
-        messages = {m.pk: m for m in AskMessage.objects.filter(pk__in=_ancestors(workline.head_id))}
+        messages = path_messages(workline)
     path: list[AskMessage] = []
     node = messages.get(workline.head_id)
     while node is not None:
@@ -68,16 +76,17 @@ def workline_path(
     return path
 
 
-def _ancestors(head_id: int) -> RawSQL:
-    """The ids of `head_id` and every parent above it, as a subquery (the parent chain is the
-    only index used: the primary key)."""
+def _ancestors(head_id: int, stop_id: int | None = None) -> RawSQL:
+    """The ids of `head_id` and every parent above it up to `stop_id` (included), as a subquery
+    (the parent chain is the only index used: the primary key)."""
     table = connection.ops.quote_name(AskMessage._meta.db_table)
     return RawSQL(
         "WITH RECURSIVE chain(id, parent_id) AS ("
         f" SELECT id, parent_id FROM {table} WHERE id = %s"
         f" UNION ALL SELECT m.id, m.parent_id FROM {table} m JOIN chain ON m.id = chain.parent_id"
+        " WHERE chain.id <> %s"
         ") SELECT id FROM chain",
-        [head_id],
+        [head_id, stop_id if stop_id is not None else -1],
     )
 
 
@@ -263,7 +272,9 @@ def materialize(
     """The `messages[]` for an LLM call: ONLY root → head of the active workline (SPEC §5).
 
     Over the budget, the older part becomes a summary that is cached on the workline and reused
-    until the uncompacted tail alone outgrows the budget again.
+    until the uncompacted tail alone outgrows the budget again. While it is reused, only the
+    tail is read (the path from the summary's last message on), so a long session costs what
+    a short one does; the whole path is read again only to compact it anew.
     """
     budget = budget_tokens or settings.LLM_CONTEXT_BUDGET_TOKENS
     workline = session.active_workline
@@ -272,10 +283,21 @@ def materialize(
     scope = f"{other_count} other open workline{'s' if other_count != 1 else ''}"
     if workline is None:
         return Materialized([], scope, False, 0)
-    turns = _to_llm(workline_path(workline))
+    through = workline.compacted_through_id
+    rows = path_messages(workline, since=through)
+    turns = _to_llm(workline_path(workline, messages=rows))
+    if through is not None and through in rows:
+        # Only the tail was read: the stored summary stands for everything before it.
+        ids = [turn_id for turn_id, _ in turns]
+        if through in ids:
+            tail = [turn for _, turn in turns[ids.index(through) + 1 :]]
+            reused = [_summary_turn(workline.compaction_summary), *tail]
+            if _tokens(reused) <= budget:
+                return Materialized(reused, scope, True, _tokens(reused))
+        turns = _to_llm(workline_path(workline))  # the whole path, to compact it anew
     ids = [turn_id for turn_id, _ in turns]
     plain = [turn for _, turn in turns]
-    if _tokens(plain) <= budget and workline.compacted_through_id not in ids:
+    if _tokens(plain) <= budget and through not in ids:
         return Materialized(plain, scope, False, _tokens(plain))
     summary_text, tail = _compacted(workline, turns, budget, summarize)
     compacted = [_summary_turn(summary_text), *tail]
@@ -301,12 +323,6 @@ def _compacted(
     budget: int,
     summarize: Callable[[list[dict[str, str]]], str],
 ) -> tuple[str, list[dict[str, str]]]:
-    ids = [turn_id for turn_id, _ in turns]
-    if workline.compacted_through_id in ids:
-        cut = ids.index(workline.compacted_through_id) + 1
-        tail = [turn for _, turn in turns[cut:]]
-        if _tokens([_summary_turn(workline.compaction_summary), *tail]) <= budget:
-            return workline.compaction_summary, tail
     # Recompute: the summary and the kept recent turns take a quarter of the budget each, so
     # the next half of the budget fills up turn by turn before anything is summarised again.
     cut, kept = len(turns), 0

@@ -194,7 +194,7 @@ def main() -> None:
     session_models.SESSION_MESSAGES_MAX = 100_000
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
-        print(f"== bench/turn.py — {connection.vendor}, offline engine, median of {SAMPLES} batches")
+        print(f"== bench/turn.py — {connection.vendor}, offline, median of {SAMPLES} batches")
         print(f"{'turn':>5}  {'answer':<17} {'median ms':>10} {'queries':>8}")
         medians: dict[tuple[int, str], float] = {}
         for turns in TURNS:

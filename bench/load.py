@@ -5,7 +5,7 @@ play sessions end to end — create, state, answer every card (the offline engin
 runs the Analyst and Narrator when a batch completes), end, one last thing — for a fixed time,
 against `make serve-prod`'s server (uvicorn) with 1 and then 2 worker processes, on PostgreSQL
 + Redis. In the same run and on the same server, the same N clients time the floor: a trivial
-authenticated GET and a one-row authenticated POST (bench/load_server.py). It prints answers/s,
+authenticated GET and a one-row authenticated POST (bench/_load_server.py). It prints answers/s,
 p50/p95/p99 per endpoint and errors, then each target beside the measured figure.
 
 Needs DATABASE_URL=postgres://… and REDIS_URL (a throw-away test database is created). The
@@ -134,7 +134,7 @@ def clients_with_tokens(count: int) -> list[str]:
 def server_env(db_url: str) -> dict[str, str]:
     return {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "bench.load_settings",
+        "DJANGO_SETTINGS_MODULE": "bench._load_settings",
         "DATABASE_URL": db_url,
         "DB_POOL": "1",
         "DB_POOL_MAX_SIZE": os.environ.get("DB_POOL_MAX_SIZE", "10"),
@@ -151,7 +151,7 @@ def serve(workers: int, db_url: str):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "uvicorn", "bench.load_server:application"]
+    command = [sys.executable, "-m", "uvicorn", "bench._load_server:application"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
     command += ["--lifespan", "off", "--no-access-log", "--no-proxy-headers"]
     log = open(ROOT / "bench" / f".load-server-{workers}.log", "wb")  # noqa: SIM115

@@ -170,10 +170,20 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels -------------------------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
+# The layer: Redis pub/sub by default — one publish per group message, which Redis fans out to
+# the subscribed processes, instead of the core layer's one list push per watcher channel
+# (QUALITY P5; bench/realtime.py times both side by side). CHANNEL_LAYER=core selects the other.
+_CHANNEL_LAYERS = {
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "core": "channels_redis.core.RedisChannelLayer",
+}
+_channel_layer = env_str("CHANNEL_LAYER", "pubsub")
+if _channel_layer not in _CHANNEL_LAYERS:
+    raise ImproperlyConfigured("CHANNEL_LAYER must be pubsub or core")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": _CHANNEL_LAYERS[_channel_layer],
             # Every web process of one deployment shares the prefix: a push from one reaches
             # the watchers of all of them.
             "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNEL_PREFIX", "asgi")},

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.load_settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench._load_settings")
 
 from django.core.asgi import get_asgi_application
 

@@ -68,7 +68,8 @@ serve-prod: install
 		exit 1; fi
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py collectstatic --no-input --verbosity 0
-	@$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) \
+	@export CHANNEL_LAYER=$${CHANNEL_LAYER:-pubsub}; \
+	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) \
 		--workers $(WEB_WORKERS) --lifespan off --no-access-log --no-proxy-headers & web=$$!; \
 	$(BIN)/python manage.py qcluster & worker=$$!; \
 	trap 'trap - INT TERM EXIT; kill -TERM $$web $$worker 2>/dev/null; wait' INT TERM EXIT; \

@@ -254,7 +254,7 @@ def main() -> None:
         import django
 
         django.setup()
-        # Side by side in one run: the pub/sub layer (the default) and the core layer.
+        # Side by side in one run: the pub/sub layer (make serve-prod's) and the core layer.
         for layer in ("pubsub", "core"):
             print(f"-- channel layer: {layer} (CHANNEL_LAYER={layer})")
             port = free_port()

@@ -170,14 +170,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels -------------------------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
-# The layer: Redis pub/sub by default — one publish per group message, which Redis fans out to
-# the subscribed processes, instead of the core layer's one list push per watcher channel
-# (QUALITY P5; bench/realtime.py times both side by side). CHANNEL_LAYER=core selects the other.
+# The layer: `core` (one list push per watcher channel) or `pubsub` (one publish per group
+# message, which Redis fans out to the subscribed processes: QUALITY P5, bench/realtime.py times
+# both side by side; `make serve-prod` runs it). Every process of a deployment, web and worker,
+# must use the same one. The pub/sub layer lives in one event loop per process, which an ASGI
+# server has; sync code outside one (the worker, commands) gets a short-lived loop per push.
 _CHANNEL_LAYERS = {
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
     "core": "channels_redis.core.RedisChannelLayer",
 }
-_channel_layer = env_str("CHANNEL_LAYER", "pubsub")
+_channel_layer = env_str("CHANNEL_LAYER", "core")
 if _channel_layer not in _CHANNEL_LAYERS:
     raise ImproperlyConfigured("CHANNEL_LAYER must be pubsub or core")
 if REDIS_URL:

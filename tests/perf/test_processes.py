@@ -18,10 +18,11 @@ from tests.sessions_app.test_outages import PASSWORD, call, client_who_signs_in
 pytestmark = [pytest.mark.postgres, pytest.mark.usefixtures("transactional_db")]
 
 
-def shared_redis() -> dict[str, str]:
-    # Both processes on one Redis, with a channel prefix no other run shares.
+def shared_redis(layer: str) -> dict[str, str]:
+    # Both processes on one Redis and one layer, with a channel prefix no other run shares.
     redis = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    return {"REDIS_URL": redis, "CHANNEL_PREFIX": f"naisei-test-{uuid.uuid4().hex[:8]}"}
+    prefix = f"naisei-test-{uuid.uuid4().hex[:8]}"
+    return {"REDIS_URL": redis, "CHANNEL_PREFIX": prefix, "CHANNEL_LAYER": layer}
 
 
 def frames_until(socket: Any, event_type: str, timeout: float) -> list[dict[str, Any]]:
@@ -37,9 +38,10 @@ def frames_until(socket: Any, event_type: str, timeout: float) -> list[dict[str,
     return seen
 
 
-def test_an_answer_through_one_process_reaches_a_watcher_on_another():
+@pytest.mark.parametrize("layer", ["core", "pubsub"])
+def test_an_answer_through_one_process_reaches_a_watcher_on_another(layer):
     client_who_signs_in("wes")
-    env = shared_redis()
+    env = shared_redis(layer)
     db = database_url()
     with (
         uvicorn(db_url=db, log_name="process-a.log", env=env) as watcher_side,

@@ -139,6 +139,7 @@ def server_env(db_url: str) -> dict[str, str]:
         "DB_POOL": "1",
         "DB_POOL_MAX_SIZE": os.environ.get("DB_POOL_MAX_SIZE", "10"),
         "CHANNEL_PREFIX": f"naisei-load-{uuid.uuid4().hex[:8]}",
+        "CHANNEL_LAYER": os.environ.get("CHANNEL_LAYER", "pubsub"),  # as make serve-prod
         "LOG_LEVEL": "WARNING",
     }
 

@@ -163,7 +163,7 @@ elif _db["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", Tr
     _db.setdefault("OPTIONS", {})["pool"] = {
         "min_size": _pool_min,
         "max_size": _pool_max,
-        "timeout": env_int("DB_POOL_TIMEOUT", 10, minimum=1),
+        "timeout": env_int("DB_POOL_TIMEOUT", 30, minimum=1),
     }
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -53,7 +53,7 @@ start:
 	@echo "The LLM engine is the offline rule-based one unless ANTHROPIC_API_KEY is set."
 	@export DJANGO_DEBUG=$${DJANGO_DEBUG:-1}; \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload & web=$$!; \
-	$(BIN)/python manage.py qcluster & worker=$$!; \
+	DB_POOL=0 $(BIN)/python manage.py qcluster & worker=$$!; \
 	trap 'trap - INT TERM EXIT; kill -TERM $$web $$worker 2>/dev/null; wait' INT TERM EXIT; \
 	wait -n $$web $$worker
 
@@ -61,7 +61,9 @@ start:
 # (uvicorn's supervisor restarts one that dies) plus the django-q cluster, all sharing
 # PostgreSQL (each process through its own bounded pool, DB_POOL_MAX_SIZE) and Redis (the
 # channel layer: a push from any process reaches every watcher). Static files are collected
-# for the reverse proxy or CDN in front; see the README, "Serving in production".
+# for the reverse proxy or CDN in front; see the README, "Serving in production". The cluster
+# forks its workers, and a pool's threads and sockets must not cross a fork: it runs unpooled
+# (a connection per worker process), the web processes (uvicorn spawns them) pooled.
 serve-prod: install
 	@if [ -z "$$DATABASE_URL" ] || [ -z "$$REDIS_URL" ]; then \
 		echo "serve-prod needs DATABASE_URL (PostgreSQL) and REDIS_URL: processes share nothing else"; \
@@ -71,7 +73,7 @@ serve-prod: install
 	@export CHANNEL_LAYER=$${CHANNEL_LAYER:-pubsub}; \
 	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) \
 		--workers $(WEB_WORKERS) --lifespan off --no-access-log --no-proxy-headers & web=$$!; \
-	$(BIN)/python manage.py qcluster & worker=$$!; \
+	DB_POOL=0 $(BIN)/python manage.py qcluster & worker=$$!; \
 	trap 'trap - INT TERM EXIT; kill -TERM $$web $$worker 2>/dev/null; wait' INT TERM EXIT; \
 	wait -n $$web $$worker
 

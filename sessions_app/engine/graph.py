@@ -46,13 +46,20 @@ def session_messages(session: AskSession) -> dict[int, AskMessage]:
     return {m.pk: m for m in AskMessage.objects.filter(session=session).order_by("id")}
 
 
-def path_messages(workline: Workline, *, since: int | None = None) -> dict[int, AskMessage]:
+# What a prompt needs of a message: the walk's links, its role and its text (no payload to decode).
+PROMPT_FIELDS = ("id", "parent_id", "workline_id", "role", "text")
+
+
+def path_messages(
+    workline: Workline, *, since: int | None = None, fields: tuple[str, ...] = ()
+) -> dict[int, AskMessage]:
     """The head's ancestors by id, in one query (a recursive CTE, SQLite and PostgreSQL alike);
-    with `since` (a message id), only up to that message, included, if it is an ancestor."""
+    with `since` (a message id), only up to that message, included, if it is an ancestor; with
+    `fields`, only those columns are read."""
     if workline.head_id is None:
         return {}
-    ancestors = _ancestors(workline.head_id, since)
-    return {m.pk: m for m in AskMessage.objects.filter(pk__in=ancestors)}
+    rows = AskMessage.objects.filter(pk__in=_ancestors(workline.head_id, since))
+    return {m.pk: m for m in (rows.only(*fields) if fields else rows)}
 
 
 def workline_path(
@@ -284,7 +291,7 @@ def materialize(
     if workline is None:
         return Materialized([], scope, False, 0)
     through = workline.compacted_through_id
-    rows = path_messages(workline, since=through)
+    rows = path_messages(workline, since=through, fields=PROMPT_FIELDS)
     turns = _to_llm(workline_path(workline, messages=rows))
     if through is not None and through in rows:
         # Only the tail was read: the stored summary stands for everything before it.
@@ -294,7 +301,10 @@ def materialize(
             reused = [_summary_turn(workline.compaction_summary), *tail]
             if _tokens(reused) <= budget:
                 return Materialized(reused, scope, True, _tokens(reused))
-        turns = _to_llm(workline_path(workline))  # the whole path, to compact it anew
+        # The whole path, to compact it anew.
+        turns = _to_llm(
+            workline_path(workline, messages=path_messages(workline, fields=PROMPT_FIELDS))
+        )
     ids = [turn_id for turn_id, _ in turns]
     plain = [turn for _, turn in turns]
     if _tokens(plain) <= budget and through not in ids:

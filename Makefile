@@ -12,13 +12,16 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help install messages check-messages run serve start test test-postgres lint format bench fuzz lock
+WEB_WORKERS ?= 2
+
+.PHONY: help install messages check-messages run serve serve-prod start test test-postgres lint format bench fuzz lock
 
 help:
 	@echo "make run    install, migrate, load demo data, serve web + worker on http://$(HOST):$(PORT)"
 	@echo "make test   the test suite (SQLite; set DATABASE_URL/REDIS_URL for PostgreSQL + Redis)"
 	@echo "make lint   ruff check + format check + the import-linter layer contracts"
 	@echo "make bench  every benchmark in bench/"
+	@echo "make serve-prod  WEB_WORKERS uvicorn processes + the django-q cluster (PostgreSQL + Redis)"
 	@echo "make fuzz   schemathesis (every check) against a live server on a throw-away database"
 	@echo "make check-messages  the catalogs in locale/ hold every marked string, translated"
 
@@ -64,7 +67,27 @@ start:
 	@echo "The LLM engine is the offline rule-based one unless ANTHROPIC_API_KEY is set."
 	@export DJANGO_DEBUG=$${DJANGO_DEBUG:-1}; \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload & web=$$!; \
-	$(BIN)/python manage.py qcluster & worker=$$!; \
+	DB_POOL=0 $(BIN)/python manage.py qcluster & worker=$$!; \
+	trap 'trap - INT TERM EXIT; kill -TERM $$web $$worker 2>/dev/null; wait' INT TERM EXIT; \
+	wait -n $$web $$worker
+
+# Production serving (SPEC §10, issue 20): WEB_WORKERS uvicorn worker processes on one socket
+# (uvicorn's supervisor restarts one that dies) plus the django-q cluster, all sharing
+# PostgreSQL (each process through its own bounded pool, DB_POOL_MAX_SIZE) and Redis (the
+# channel layer: a push from any process reaches every watcher). Static files are collected
+# for the reverse proxy or CDN in front; see the README, "Serving in production". The cluster
+# forks its workers, and a pool's threads and sockets must not cross a fork: it runs unpooled
+# (a connection per worker process), the web processes (uvicorn spawns them) pooled.
+serve-prod: install
+	@if [ -z "$$DATABASE_URL" ] || [ -z "$$REDIS_URL" ]; then \
+		echo "serve-prod needs DATABASE_URL (PostgreSQL) and REDIS_URL: processes share nothing else"; \
+		exit 1; fi
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py collectstatic --no-input --verbosity 0
+	@export CHANNEL_LAYER=$${CHANNEL_LAYER:-pubsub}; \
+	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) \
+		--workers $(WEB_WORKERS) --lifespan off --no-access-log --no-proxy-headers & web=$$!; \
+	DB_POOL=0 $(BIN)/python manage.py qcluster & worker=$$!; \
 	trap 'trap - INT TERM EXIT; kill -TERM $$web $$worker 2>/dev/null; wait' INT TERM EXIT; \
 	wait -n $$web $$worker
 

@@ -103,7 +103,8 @@ def setup_session() -> tuple[Any, str]:
 
     from sessions_app.services import session_create
 
-    client = get_user_model().objects.create_user("bench-client")
+    count = get_user_model().objects.filter(username__startswith="bench-client").count()
+    client = get_user_model().objects.create_user(f"bench-client-{count}")
     client.groups.add(Group.objects.get_or_create(name="client")[0])
     session = session_create(owner=client, actor=client)
     return session, AuthToken.objects.create(client)[1]
@@ -253,13 +254,18 @@ def main() -> None:
         import django
 
         django.setup()
-        port = free_port()
-        server = start_daphne(env, port, Path(folder) / "daphne.log")
-        try:
-            asyncio.run(measure(port, args))
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+        # Side by side in one run: the pub/sub layer (make serve-prod's) and the core layer.
+        for layer in ("pubsub", "core"):
+            print(f"-- channel layer: {layer} (CHANNEL_LAYER={layer})")
+            port = free_port()
+            layer_env = {**env, "CHANNEL_LAYER": layer}
+            os.environ["CHANNEL_LAYER"] = layer  # the appending child process's layer too
+            server = start_daphne(layer_env, port, Path(folder) / f"daphne-{layer}.log")
+            try:
+                asyncio.run(measure(port, args))
+            finally:
+                server.terminate()
+                server.wait(timeout=10)
 
 
 if __name__ == "__main__":

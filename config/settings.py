@@ -149,16 +149,48 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+elif _db["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+    # A bounded pool per process (psycopg_pool through Django): however many requests arrive,
+    # one process holds at most DB_POOL_MAX_SIZE connections, so N processes × that stays under
+    # PostgreSQL's max_connections. A request that waits longer than DB_POOL_TIMEOUT seconds for
+    # a connection gets 503 E_UNAVAILABLE with Retry-After (the pool's timeout is an
+    # OperationalError, sessions_app.api.errors), never a 500. The pool replaces persistent
+    # connections: Django returns each request's connection to it when the request ends.
+    if _db.get("CONN_MAX_AGE"):
+        raise ImproperlyConfigured("DB_CONN_MAX_AGE must be 0 with DB_POOL on")
+    _pool_min = env_int("DB_POOL_MIN_SIZE", 2, minimum=0)
+    _pool_max = env_int("DB_POOL_MAX_SIZE", 10, minimum=1)
+    if _pool_min > _pool_max:
+        raise ImproperlyConfigured("DB_POOL_MIN_SIZE must not exceed DB_POOL_MAX_SIZE")
+    _db.setdefault("OPTIONS", {})["pool"] = {
+        "min_size": _pool_min,
+        "max_size": _pool_max,
+        "timeout": env_int("DB_POOL_TIMEOUT", 30, minimum=1),
+    }
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels -------------------------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
+# The layer: `core` (one list push per watcher channel) or `pubsub` (one publish per group
+# message, which Redis fans out to the subscribed processes: QUALITY P5, bench/realtime.py times
+# both side by side; `make serve-prod` runs it). Every process of a deployment, web and worker,
+# must use the same one. The pub/sub layer lives in one event loop per process, which an ASGI
+# server has; sync code outside one (the worker, commands) gets a short-lived loop per push.
+_CHANNEL_LAYERS = {
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "core": "channels_redis.core.RedisChannelLayer",
+}
+_channel_layer = env_str("CHANNEL_LAYER", "core")
+if _channel_layer not in _CHANNEL_LAYERS:
+    raise ImproperlyConfigured("CHANNEL_LAYER must be pubsub or core")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "BACKEND": _CHANNEL_LAYERS[_channel_layer],
+            # Every web process of one deployment shares the prefix: a push from one reaches
+            # the watchers of all of them.
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNEL_PREFIX", "asgi")},
         }
     }
 else:
@@ -348,6 +380,11 @@ DATA_UPLOAD_MAX_NUMBER_FILES = env_int("REQUEST_MAX_FILES", 20, minimum=1)
 # Staff and token sign-ins (django-axes): after LOGIN_FAILURE_LIMIT failures for one account or
 # from one address, that account or address is locked for LOGIN_LOCKOUT_MINUTES, even with the
 # right password. Failures are audited in admin (Axes: access attempts, failures, logs).
+# Password hashes are slow on purpose; a burst of sign-ins checks this many at a time per
+# process (about one per core) and queues the rest, so the burst cannot starve other requests.
+PASSWORD_CHECKS_CONCURRENT = env_int(
+    "PASSWORD_CHECKS_CONCURRENT", max(1, os.cpu_count() or 1), minimum=1
+)
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]

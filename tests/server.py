@@ -57,15 +57,48 @@ def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None
 @contextmanager
 def daphne(*, db_url: str, log_name: str, env: dict[str, str] | None = None) -> Iterator[str]:
     """The base URL of daphne serving `tests.browser.asgi` on `db_url`, with `env` on top."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     port = free_port()
+    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+    with _served(command, port, db_url=db_url, log_name=log_name, env=env) as url:
+        yield url
+
+
+@contextmanager
+def uvicorn(
+    *, db_url: str, log_name: str, workers: int = 1, env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """The base URL of the production server (`make serve-prod`: uvicorn, `workers` processes
+    on one socket) serving `tests.browser.asgi` on `db_url`, with `env` on top."""
+    port = free_port()
+    command = [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port)]
+    command += [
+        "--workers",
+        str(workers),
+        "--no-access-log",
+        "--lifespan",
+        "off",
+        "--no-proxy-headers",
+    ]
+    with _served(command, port, db_url=db_url, log_name=log_name, env=env) as url:
+        yield url
+
+
+@contextmanager
+def _served(
+    command: list[str],
+    port: int,
+    *,
+    db_url: str,
+    log_name: str,
+    env: dict[str, str] | None,
+) -> Iterator[str]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     environment = {
         **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
         "DJANGO_SETTINGS_MODULE": "tests.settings",
         "DATABASE_URL": db_url,
         **(env or {}),
     }
-    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
     log = ARTIFACTS / log_name
     with log.open("wb") as out:
         server = subprocess.Popen(

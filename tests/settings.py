@@ -44,3 +44,11 @@ VAULT_EXPORT_DIR = Path(tempfile.gettempdir()) / "naisei-test-vault"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     _options["options"] = f"{_options.get('options', '')} -c naisei.event_log_truncate=on".strip()
+
+# The suite's own connections are not pooled (each test's transaction holds its connection, and
+# tests that start threads open their own); a server subprocess started with DB_POOL=1 in its
+# environment serves through the bounded pool, as production does.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not os.environ.get(
+    "DB_POOL"
+):
+    DATABASES["default"].get("OPTIONS", {}).pop("pool", None)

@@ -15,6 +15,7 @@ from sessions_app import services
 from sessions_app.api.base import ApiView, LoginThrottle, errors
 from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.serializers import LoginInput, LoginOutput
+from sessions_app.edge.hashing import password_check
 from sessions_app.edge.lockout import lockout_response
 from sessions_app.errors import ApplicationError
 from sessions_app.roles import Role, role_of
@@ -46,7 +47,8 @@ class LoginApi(ApiView):
         data.is_valid(raise_exception=True)
         # The staff pages' lockout policy (django-axes) applies here too: its backend refuses a
         # locked account or address before the password is checked.
-        user = authenticate(request._request, **data.validated_data)
+        with password_check():
+            user = authenticate(request._request, **data.validated_data)
         if user is None and getattr(request._request, "axes_locked_out", False):
             return lockout_response(request._request)
         if user is None:

@@ -219,6 +219,67 @@ class SessionOutput(serializers.Serializer):
         }
 
 
+# The history list's columns, read with `.values()`: a page reads these ten-odd columns, not
+# the whole ~2 KB row with its nine JSON fields (QUALITY P3). The list is a history; the
+# whole session is `GET …/sessions/{id}`.
+SESSION_LIST_COLUMNS: dict[str, str] = {
+    "_id": "id",
+    "session_title": "session_title",
+    "session_type": "session_type",
+    "trigger_source": "trigger_source",
+    "status": "status",
+    "session_summary": "session_summary",
+    "satisfaction_score": "satisfaction_score",
+    "modality_flags": "modality_flags",
+    "message_count": "message_count",
+    "initial_risk_level": "initial_risk_level",
+    "final_risk_level": "final_risk_level",
+    "createdAt": "created_at",
+    "updatedAt": "updated_at",
+    "endedAt": "ended_at",
+}
+
+
+class SessionListItemOutput(serializers.Serializer):
+    """One row of the history list (documents `session_list_items`; P3 for staff only)."""
+
+    _id = serializers.UUIDField()
+    session_title = serializers.CharField()
+    session_type = serializers.ChoiceField(choices=SessionType.choices)
+    trigger_source = serializers.ChoiceField(choices=TriggerSource.choices)
+    status = serializers.CharField(help_text="Engine status: active, completed, …")
+    session_summary = serializers.CharField()
+    satisfaction_score = serializers.IntegerField(allow_null=True)
+    modality_flags = ModalityFlagsSerializer()
+    message_count = serializers.IntegerField()
+    initial_risk_level = serializers.ChoiceField(
+        choices=RiskLevel.choices, required=False, help_text="P3: staff only."
+    )
+    final_risk_level = serializers.ChoiceField(
+        choices=RiskLevel.choices, allow_null=True, required=False, help_text="P3: staff only."
+    )
+    createdAt = serializers.DateTimeField()
+    updatedAt = serializers.DateTimeField()
+    endedAt = serializers.DateTimeField(allow_null=True)
+
+
+def session_list_columns() -> list[str]:
+    """The model columns a list page reads (plus the cursor's, which are among them)."""
+    return list(SESSION_LIST_COLUMNS.values())
+
+
+def session_list_items(rows: Iterable[Mapping[str, Any]], max_privacy: Privacy) -> list[dict]:
+    """`.values()` rows as list items in the schema's names, without the fields above the
+    caller's privacy class. Plain dicts: the JSON renderer writes the UUIDs and datetimes the
+    way DRF's fields do, without a serializer's per-field machinery per row."""
+    names = [
+        (name, column)
+        for name, column in SESSION_LIST_COLUMNS.items()
+        if SESSION_FIELD_PRIVACY.get(name, Privacy.P3) <= max_privacy
+    ]
+    return [{name: row[column] for name, column in names} for row in rows]
+
+
 class NotificationOutput(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()

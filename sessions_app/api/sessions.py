@@ -42,8 +42,11 @@ from sessions_app.api.serializers import (
     NotificationOutput,
     SessionCreateInput,
     SessionListFilter,
+    SessionListItemOutput,
     SessionOutput,
     SessionPatchInput,
+    session_list_columns,
+    session_list_items,
 )
 from sessions_app.errors import ApplicationError
 from sessions_app.privacy import CLIENT_MAX_PRIVACY, Privacy
@@ -75,19 +78,21 @@ class SessionListApi(ApiView):
         operation_id="ask_sessions_list",
         parameters=[SessionListFilter, OpenApiParameter("cursor", str)],
         responses={
-            200: page_of("SessionPage", SessionOutput(many=True)),
+            200: page_of("SessionPage", SessionListItemOutput(many=True)),
             **errors(s400="E_VALIDATION (risk filters are for staff, include_deleted for ops)"),
         },
         description="History, `createdAt` desc, 20 per page (keyset cursor). Clients see their "
-        "own sessions, counselors their caseload and handoffs, ops and services all.",
+        "own sessions, counselors their caseload and handoffs, ops and services all. Each row "
+        "holds the history's columns; `GET …/sessions/{id}` has the whole session.",
     )
     def get(self, request: Request) -> Response:
         filters = validated(SessionListFilter(data=query_of(request)))
         _check_list_filters(request.user, filters)
         sessions = selectors.session_list(user=request.user, **filters)
         paginator = SessionPagination()
-        page = paginator.paginate_queryset(sessions, request, view=self)
-        data = SessionOutput(page, many=True, context=_context(request)).data
+        rows = sessions.values(*session_list_columns())
+        page = paginator.paginate_queryset(rows, request, view=self)
+        data = session_list_items(page, max_privacy_for(request.user))
         return paginator.get_paginated_response(data)
 
     @extend_schema(

@@ -158,6 +158,11 @@ def _state(session: AskSession) -> Response:
     return Response(StateOutput(engine.session_state(session)).data)
 
 
+def _after(result: engine.TurnResult) -> Response:
+    """The state document built from the turn's own rows: no second read of the session."""
+    return Response(StateOutput(engine.turn_state(result)).data)
+
+
 class TurnApi(ApiView):
     throttle_classes = [WriteThrottle]
     idempotency_staged = True
@@ -187,8 +192,9 @@ class SessionAnswerApi(TurnApi):
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
         data = validated(AnswerInput(data=request.data))
-        engine.answer_submit(session=session, card_id=data["card_id"], text=data["text"])
-        return _state(session)
+        return _after(
+            engine.answer_submit(session=session, card_id=data["card_id"], text=data["text"])
+        )
 
 
 class SessionMessageApi(TurnApi):
@@ -203,8 +209,7 @@ class SessionMessageApi(TurnApi):
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
         data = validated(MessageInput(data=request.data))
-        engine.message_submit(session=session, text=data["text"])
-        return _state(session)
+        return _after(engine.message_submit(session=session, text=data["text"]))
 
 
 class SessionContinueApi(TurnApi):
@@ -218,8 +223,7 @@ class SessionContinueApi(TurnApi):
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
         validated(EmptyInput(data=request.data))
-        engine.session_continue(session=session)
-        return _state(session)
+        return _after(engine.session_continue(session=session))
 
 
 class SessionEndApi(TurnApi):
@@ -234,8 +238,7 @@ class SessionEndApi(TurnApi):
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
         validated(EmptyInput(data=request.data))
-        engine.session_end(session=session)
-        return _state(session)
+        return _after(engine.session_end(session=session))
 
 
 class SessionLastThingApi(TurnApi):
@@ -250,7 +253,8 @@ class SessionLastThingApi(TurnApi):
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
         data = validated(LastThingInput(data=request.data))
-        engine.last_thing_submit(
-            session=session, text=data.get("text"), finish=bool(data.get("finish"))
+        return _after(
+            engine.last_thing_submit(
+                session=session, text=data.get("text"), finish=bool(data.get("finish"))
+            )
         )
-        return _state(session)

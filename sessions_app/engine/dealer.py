@@ -14,6 +14,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, TypedDict
 
 from django.db import models
@@ -23,7 +24,13 @@ from sessions_app import models as session_models
 from sessions_app.engine.branch import BEFORE, state_snapshot
 from sessions_app.engine.graph import workline_ensure_main, workline_path
 from sessions_app.errors import invalid
-from sessions_app.events import EventSpec, EventType, events_append, session_length_check
+from sessions_app.events import (
+    EventSpec,
+    EventType,
+    event_seq_reserve,
+    events_append,
+    session_length_check,
+)
 from sessions_app.models import AskMessage, AskSession, UserProfile, Workline
 
 
@@ -67,6 +74,9 @@ FALLBACK, OPEN = CardKind.FALLBACK, CardKind.OPEN
 # and its opener, a note and its reply, a scheduler exchange. A session that gets this close to
 # the schema's limit is offered the completion card only.
 CLOSING_RESERVE = 12
+# A turn moves `last_activity_at` and `updated_at` only when they are at least this old (see
+# AskSession's comment).
+ACTIVITY_RESOLUTION = timedelta(minutes=1)
 # Card keys beyond {id, text, type, kind} that ride along when a card is dealt.
 CARD_EXTRAS = ("slot", "asks", "suggestion", "task_id")
 
@@ -241,10 +251,22 @@ class Turn:
             Workline.objects.filter(pk=workline.pk).update(
                 head=self.messages[-1], updated_at=timezone.now()
             )
-        session.last_activity_at = timezone.now()
-        session.save(update_fields=sorted(self.fields))
+        now = timezone.now()
+        fields = set(self.fields)
+        # Both clocks are indexed: left alone while still fresh, this update stays HOT (P7).
+        if now - session.last_activity_at >= ACTIVITY_RESOLUTION:
+            session.last_activity_at = now
+        else:
+            fields.discard("last_activity_at")
+        if session.updated_at is not None and now - session.updated_at < ACTIVITY_RESOLUTION:
+            fields.discard("updated_at")
         if self.events:
-            events_append(session=session, events=self.events)
+            # The row is locked and written anyway: its UPDATE reserves the events' seqs too.
+            event_seq_reserve(session, len(self.events))
+            fields.add("event_seq")
+        session.save(update_fields=sorted(fields))
+        if self.events:
+            events_append(session=session, events=self.events, seq_reserved=True)
         for step in self.after_save:
             step()
 

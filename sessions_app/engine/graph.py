@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from psychologist.llm.budget import estimate_tokens
@@ -47,13 +48,33 @@ def session_messages(session: AskSession) -> dict[int, AskMessage]:
     return {m.pk: m for m in AskMessage.objects.filter(session=session).order_by("id")}
 
 
+# What a prompt needs of a message: the walk's links, its role and its text (no payload to decode).
+PROMPT_FIELDS = ("id", "parent_id", "workline_id", "role", "text")
+
+
+def path_messages(
+    workline: Workline, *, since: int | None = None, fields: tuple[str, ...] = ()
+) -> dict[int, AskMessage]:
+    """The head's ancestors by id, in one query (a recursive CTE, SQLite and PostgreSQL alike);
+    with `since` (a message id), only up to that message, included, if it is an ancestor; with
+    `fields`, only those columns are read."""
+    if workline.head_id is None:
+        return {}
+    rows = AskMessage.objects.filter(pk__in=_ancestors(workline.head_id, since))
+    return {m.pk: m for m in (rows.only(*fields) if fields else rows)}
+
+
 def workline_path(
     workline: Workline, *, messages: dict[int, AskMessage] | None = None
 ) -> list[AskMessage]:
-    """Root → head of the workline: its timeline, and the only thing an LLM is ever sent."""
+    """Root → head of the workline: its timeline, and the only thing an LLM is ever sent.
+
+    Without `messages`, one query reads only the head's ancestors (`path_messages`), so a path
+    costs the same whatever else the session holds: parked branches, forks, other worklines."""
     if workline.head_id is None:
         return []
-    messages = messages if messages is not None else session_messages(workline.session)
+    if messages is None:
+        messages = path_messages(workline)
     path: list[AskMessage] = []
     node = messages.get(workline.head_id)
     while node is not None:
@@ -62,6 +83,20 @@ def workline_path(
         node = messages.get(node.parent_id) if node.parent_id else None
     path.reverse()
     return path
+
+
+def _ancestors(head_id: int, stop_id: int | None = None) -> RawSQL:
+    """The ids of `head_id` and every parent above it up to `stop_id` (included), as a subquery
+    (the parent chain is the only index used: the primary key)."""
+    table = connection.ops.quote_name(AskMessage._meta.db_table)
+    return RawSQL(
+        "WITH RECURSIVE chain(id, parent_id) AS ("
+        f" SELECT id, parent_id FROM {table} WHERE id = %s"
+        f" UNION ALL SELECT m.id, m.parent_id FROM {table} m JOIN chain ON m.id = chain.parent_id"
+        " WHERE chain.id <> %s"
+        ") SELECT id FROM chain",
+        [head_id, stop_id if stop_id is not None else -1],
+    )
 
 
 def open_cards(path: list[AskMessage]) -> int:
@@ -246,7 +281,9 @@ def materialize(
     """The `messages[]` for an LLM call: ONLY root → head of the active workline (SPEC §5).
 
     Over the budget, the older part becomes a summary that is cached on the workline and reused
-    until the uncompacted tail alone outgrows the budget again.
+    until the uncompacted tail alone outgrows the budget again. While it is reused, only the
+    tail is read (the path from the summary's last message on), so a long session costs what
+    a short one does; the whole path is read again only to compact it anew.
     """
     budget = budget_tokens or settings.LLM_CONTEXT_BUDGET_TOKENS
     workline = session.active_workline
@@ -255,10 +292,24 @@ def materialize(
     scope = f"{other_count} other open workline{'s' if other_count != 1 else ''}"
     if workline is None:
         return Materialized([], scope, False, 0)
-    turns = _to_llm(workline_path(workline))
+    through = workline.compacted_through_id
+    rows = path_messages(workline, since=through, fields=PROMPT_FIELDS)
+    turns = _to_llm(workline_path(workline, messages=rows))
+    if through is not None and through in rows:
+        # Only the tail was read: the stored summary stands for everything before it.
+        ids = [turn_id for turn_id, _ in turns]
+        if through in ids:
+            tail = [turn for _, turn in turns[ids.index(through) + 1 :]]
+            reused = [_summary_turn(workline.compaction_summary), *tail]
+            if _tokens(reused) <= budget:
+                return Materialized(reused, scope, True, _tokens(reused))
+        # The whole path, to compact it anew.
+        turns = _to_llm(
+            workline_path(workline, messages=path_messages(workline, fields=PROMPT_FIELDS))
+        )
     ids = [turn_id for turn_id, _ in turns]
     plain = [turn for _, turn in turns]
-    if _tokens(plain) <= budget and workline.compacted_through_id not in ids:
+    if _tokens(plain) <= budget and through not in ids:
         return Materialized(plain, scope, False, _tokens(plain))
     summary_text, tail = _compacted(workline, turns, budget, summarize)
     compacted = [_summary_turn(summary_text), *tail]
@@ -284,12 +335,6 @@ def _compacted(
     budget: int,
     summarize: Callable[[list[dict[str, str]]], str],
 ) -> tuple[str, list[dict[str, str]]]:
-    ids = [turn_id for turn_id, _ in turns]
-    if workline.compacted_through_id in ids:
-        cut = ids.index(workline.compacted_through_id) + 1
-        tail = [turn for _, turn in turns[cut:]]
-        if _tokens([_summary_turn(workline.compaction_summary), *tail]) <= budget:
-            return workline.compaction_summary, tail
     # Recompute: the summary and the kept recent turns take a quarter of the budget each, so
     # the next half of the budget fills up turn by turn before anything is summarised again.
     cut, kept = len(turns), 0

@@ -9,6 +9,7 @@ The turn loop (SPEC §3)
     session_end(*, session) -> TurnResult
     last_thing_submit(*, session, text=None, finish=False) -> TurnResult
     session_state(session) -> dict                    (SPEC §9 state document)
+    turn_state(result) -> dict                        (the same, from what the turn holds)
     thread_state(session) -> dict                     (SPEC §4 thread state; never for clients)
 
 The session graph (SPEC §5)
@@ -52,7 +53,7 @@ from sessions_app.engine.homework import (
 from sessions_app.engine.risk import risk_level_set
 from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
 from sessions_app.engine.start import session_start
-from sessions_app.engine.state import session_state, thread_state
+from sessions_app.engine.state import session_state, thread_state, turn_state
 from sessions_app.engine.turns import answer_submit, message_submit, session_continue
 from sessions_app.engine.words import TEXT_MAX
 
@@ -84,6 +85,7 @@ __all__ = [
     "task_entries_update",
     "task_skip",
     "thread_state",
+    "turn_state",
     "workline_activate",
     "workline_create",
     "workline_path",

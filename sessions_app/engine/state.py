@@ -13,7 +13,7 @@ from typing import Any
 from psychologist.llm.registry import binding_for_agent
 from sessions_app import texts
 from sessions_app.engine.crisis import resources_text, session_resources
-from sessions_app.engine.dealer import answered_pairs, current_card, undealt_card
+from sessions_app.engine.dealer import TurnResult, answered_pairs, current_card, undealt_card
 from sessions_app.engine.flows import CRISIS_FLOW, flow_get, pending_guard
 from sessions_app.engine.graph import workline_path
 from sessions_app.engine.homework import closing_homework
@@ -42,6 +42,17 @@ def session_state(session: AskSession) -> dict[str, Any]:
     session = AskSession.objects.select_related(
         "active_workline__head", "handoff_counselor__profile"
     ).get(pk=session.pk)
+    return _document(session)
+
+
+def turn_state(result: TurnResult) -> dict[str, Any]:
+    """The state document after a turn, from the rows the turn already holds: its locked
+    session, as committed, with the active workline and its new head. Nothing is read again but
+    the path (one query), so the HTTP answer costs what the engine costs (QUALITY P1)."""
+    return _document(result.session)
+
+
+def _document(session: AskSession) -> dict[str, Any]:
     workline = session.active_workline
     path = workline_path(workline) if workline else []
     card = None

@@ -208,17 +208,16 @@ class AskSession(models.Model):
     )
     dify_conversation_id = models.UUIDField(unique=True, default=uuid.uuid4)
     session_title = models.CharField(max_length=SESSION_TITLE_MAX, blank=True, default="")
+    # Their single-field indexes (schema §3) are declared in Meta: a `db_index` here would add a
+    # `varchar_pattern_ops` twin per column on PostgreSQL that no query uses (P7).
     session_type = models.CharField(
-        max_length=24, choices=SessionType.choices, default=SessionType.GENERAL, db_index=True
+        max_length=24, choices=SessionType.choices, default=SessionType.GENERAL
     )
     trigger_source = models.CharField(
-        max_length=24,
-        choices=TriggerSource.choices,
-        default=TriggerSource.MANUAL_TRIGGER,
-        db_index=True,
+        max_length=24, choices=TriggerSource.choices, default=TriggerSource.MANUAL_TRIGGER
     )
     active_agent_key = models.CharField(
-        max_length=24, choices=AgentKey.choices, default=AgentKey.CBT_SPECIALIST, db_index=True
+        max_length=24, choices=AgentKey.choices, default=AgentKey.CBT_SPECIALIST
     )
     custom_agent = models.ForeignKey(
         AskAgent, null=True, blank=True, on_delete=models.PROTECT, related_name="sessions"
@@ -236,10 +235,10 @@ class AskSession(models.Model):
     voice_config = models.JSONField(default=dict, blank=True, validators=[validate_voice_config])
     cbt_focus = models.CharField(max_length=32, choices=CbtFocus.choices, blank=True, default="")
     initial_risk_level = models.CharField(
-        max_length=2, choices=RiskLevel.choices, default=RiskLevel.L0, db_index=True
+        max_length=2, choices=RiskLevel.choices, default=RiskLevel.L0
     )
     final_risk_level = models.CharField(
-        max_length=2, choices=RiskLevel.choices, null=True, blank=True, db_index=True
+        max_length=2, choices=RiskLevel.choices, null=True, blank=True
     )
     session_summary = models.TextField(max_length=SESSION_SUMMARY_MAX, blank=True, default="")
     key_insights = models.JSONField(default=list, blank=True, validators=[validate_string_list])
@@ -278,6 +277,10 @@ class AskSession(models.Model):
     duration_seconds = models.PositiveIntegerField(null=True, blank=True)
     intervention_triggered = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # `updated_at` and `last_activity_at` are indexed (schema §3; the idle job, P4), so a turn
+    # rewrites them only when they are older than the dealer's ACTIVITY_RESOLUTION: the other
+    # answers' updates touch no indexed column and stay HOT on PostgreSQL (P7). Both clocks are
+    # therefore up to a minute behind, never ahead.
     updated_at = models.DateTimeField(auto_now=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     is_deleted = models.BooleanField(default=False)
@@ -317,6 +320,11 @@ class AskSession(models.Model):
         db_table = "ask_sessions"
         ordering = ["-created_at", "-id"]
         indexes = [
+            models.Index(fields=["session_type"], name="ask_sess_type_idx"),
+            models.Index(fields=["trigger_source"], name="ask_sess_trigger_idx"),
+            models.Index(fields=["active_agent_key"], name="ask_sess_agent_idx"),
+            models.Index(fields=["initial_risk_level"], name="ask_sess_risk_idx"),
+            models.Index(fields=["final_risk_level"], name="ask_sess_final_risk_idx"),
             models.Index(fields=["user", "-updated_at"], name="ask_sess_user_updated_idx"),
             models.Index(
                 fields=["trigger_source", "-created_at"], name="ask_sess_trigger_created_idx"
@@ -467,8 +475,15 @@ class Workline(models.Model):
     session = models.ForeignKey(AskSession, on_delete=models.CASCADE, related_name="worklines")
     name = models.CharField(max_length=80)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
+    # Not indexed: every turn moves the head, and an index on it would make that update non-HOT
+    # (P7); nothing looks worklines up by their head.
     head = models.ForeignKey(
-        "AskMessage", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "AskMessage",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
     )
     # Compaction cache (SPEC §5): the path up to and including `compacted_through` is sent to the
     # LLM as `compaction_summary`, reused turn after turn until the tail outgrows the budget.

@@ -1,0 +1,33 @@
+"""Password checks, at most `PASSWORD_CHECKS_CONCURRENT` at a time per process (issue 20).
+
+A password hash is deliberately slow CPU work (PBKDF2, ~1M rounds): a burst of sign-ins run
+all at once, one thread each, shares the cores between every one of them, so each takes as long
+as the whole burst and every other request (answers, pages) starves with them. Bounded to about
+one check per core, the burst queues instead: sign-ins finish one after another at the hasher's
+own speed, and the rest of the server keeps its share. The hasher's cost is unchanged.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.conf import settings
+
+_slots: dict[int, threading.BoundedSemaphore] = {}
+_slots_lock = threading.Lock()
+
+
+def _semaphore() -> threading.BoundedSemaphore:
+    size = settings.PASSWORD_CHECKS_CONCURRENT
+    with _slots_lock:
+        return _slots.setdefault(size, threading.BoundedSemaphore(size))
+
+
+@contextmanager
+def password_check() -> Iterator[None]:
+    """Hold one of the process's password-check slots for the duration of the block."""
+    slots = _semaphore()
+    with slots:
+        yield

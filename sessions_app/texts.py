@@ -39,6 +39,7 @@ TEXTS: dict[str, Promise] = {
     "reactivation": _("It's been a while. Whenever you feel like it, we're here — no pressure."),
     "schedule_changed": _("Your next session is now on {when}."),
     "partial_label": _("Unfinished session."),
+    "partial_topic": _("Topic: {topic}."),
     # the engine
     "intro": _("Hi. This is a quiet space to look at whatever is on your mind today."),
     "intro_returning": _("Good to see you again. Let's take a calm look at where you are today."),

@@ -216,16 +216,11 @@ def partial_summary_compose(session: AskSession) -> PartialSummary:
     return PartialSummary(text, insights, techniques, "llm", answered)
 
 
-# The label of the topic line; to join `texts.py` when the languages' work on it lands.
-TOPIC_LABEL = {"en": "Topic: {topic}.", "ru": "Тема: {topic}.", "zh": "话题：{topic}。"}
-
-
 def _labelled(text: str, locale: str, topic: str = "") -> str:
     head = texts.text("partial_label", locale)
     if topic and topic not in text:
-        label = TOPIC_LABEL.get(texts.lang_of(locale), TOPIC_LABEL["en"])
-        head = f"{head} {label.format(topic=topic)}"
-    return clip_middle(f"{head} {text}".strip(), max_chars=SUMMARY_MAX_CHARS)
+        head = texts.sentences(locale, head, texts.text("partial_topic", locale, topic=topic))
+    return clip_middle(texts.sentences(locale, head, text).strip(), max_chars=SUMMARY_MAX_CHARS)
 
 
 def _numbered(transcript: Transcript) -> list[str]:

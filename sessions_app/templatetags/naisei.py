@@ -10,8 +10,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from sessions_app.models import SessionStatus
 
@@ -56,13 +56,11 @@ def engine_label(provider: Any) -> str:
     return str(ENGINE_LABELS.get(str(provider or ""), str(provider)))
 
 
-# Django's date format letters, so weekday and month names come in the page's language, in
-# each language's order: `Mon 2 Mar, 14:05`, `Пн, 2 марта, 14:05`, `3月2日 星期一 14:05`.
-DAY_LAYOUTS = {
-    "en": ("D j M, H:i", "D j M Y, H:i"),
-    "ru": ("D, j E, H:i", "D, j E Y, H:i"),
-    "zh": ("n月j日 D H:i", "Y年n月j日 D H:i"),
-}
+# Django's date format letters, translated like any text, so weekday and month names come in the
+# page's language, in each language's order: `Mon 2 Mar, 14:05`, `Пн, 2 марта, 14:05`,
+# `3月2日 星期一 14:05`.
+DAY_THIS_YEAR = pgettext_lazy("day and time format", "D j M, H:i")
+DAY_OTHER_YEAR = pgettext_lazy("day, year and time format", "D j M Y, H:i")
 
 
 @register.filter
@@ -71,8 +69,8 @@ def day(moment: Any) -> str:
     if moment is None:
         return ""
     local = timezone.localtime(moment)
-    this_year, other_year = DAY_LAYOUTS.get((get_language() or "en")[:2], DAY_LAYOUTS["en"])
-    return date_format(local, this_year if local.year == timezone.localtime().year else other_year)
+    layout = DAY_THIS_YEAR if local.year == timezone.localtime().year else DAY_OTHER_YEAR
+    return date_format(local, str(layout))
 
 
 @register.filter

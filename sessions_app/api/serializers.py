@@ -411,22 +411,29 @@ class ProfileOutput(serializers.Serializer):
     time_zone = serializers.CharField()
 
 
+# A language tag of en, ru or zh, in any letter case, with an optional script and region.
+LOCALE_PATTERN = r"^(?:[Ee][Nn]|[Rr][Uu]|[Zz][Hh])(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?$"
+LOCALE_INVALID = (
+    "Naisei speaks en, ru and zh: send one of them, with a region if you like (ru-RU, zh-TW)."
+)
+
+
 class ProfilePatchInput(StrictSerializer):
     min_fields = 1
 
-    locale = serializers.CharField(
+    # The pattern is in the schema too, so a client (and the fuzzer) knows what may be sent.
+    locale = serializers.RegexField(
+        LOCALE_PATTERN,
         required=False,
         max_length=16,
         help_text=LOCALE_HELP + " Any letter case; stored normalized, a script subtag dropped.",
+        error_messages={"invalid": LOCALE_INVALID},
     )
 
     def validate_locale(self, value: str) -> str:
         locale = locale_normalize(value)
         if locale is None:
-            raise serializers.ValidationError(
-                "Naisei speaks en, ru and zh: send one of them, with a region if you like "
-                "(ru-RU, zh-TW)."
-            )
+            raise serializers.ValidationError(LOCALE_INVALID)
         return locale
 
 

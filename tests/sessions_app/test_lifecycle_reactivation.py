@@ -129,7 +129,7 @@ def test_a_client_without_a_schedule_is_never_counted(clock, client_profile):
 
 @pytest.mark.parametrize(
     ("locale", "title"),
-    [("ru", "Давно не виделись."), ("zh", "好久不见。"), ("zh-Hant-TW", "好久不见。")],
+    [("ru", "Давно не виделись."), ("zh", "好久不见。"), ("zh-TW", "好久不见。")],
 )
 def test_the_reactivation_message_is_in_the_clients_language(clock, client_profile, locale, title):
     UserProfile.objects.filter(pk=client_profile.pk).update(locale=locale)

@@ -54,6 +54,8 @@ TEXTS: dict[str, Promise] = {
         "«{topic}» again."
     ),
     "completion": _("Looks like we covered this well. End the session?"),
+    # The completion card for a client who said it is tired: tiredness, not a finished topic.
+    "completion_tired": _("Let's stop here for today — rest matters too. End the session?"),
     "open": _("What else would you like to look at?"),
     "fallback": _(
         "Let's pause on this one for a moment. In your own words — what feels most important "

@@ -114,14 +114,8 @@ def _header(lang: str, focus: str, answers: list[str], themes: list[str], locale
 
 
 def _trend(answers: list[str], locale: str) -> str:
-    if len(answers) < 2:
-        return "stable"
-    scores = [lexicon.mood_score(answer, locale) for answer in answers]
-    half = len(scores) // 2
-    delta = sum(scores[-half:]) / half - sum(scores[:half]) / half
-    if delta >= 0.5:
-        return "improving"
-    return "declining" if delta <= -0.5 else "stable"
+    # The same reading as the Analyst's and the closing's: they must not disagree.
+    return lexicon.session_mood(answers, locale)
 
 
 def _key_insights(context: dict[str, Any], lang: str, focus: str, themes: list[str]) -> list[str]:
@@ -129,7 +123,8 @@ def _key_insights(context: dict[str, Any], lang: str, focus: str, themes: list[s
         common.clip_words(str(i), 200) for i in context.get("insights") or [] if str(i).strip()
     ]
     if shown:
-        return shown[:3]
+        # An insight shown twice is one insight: stored once.
+        return list(dict.fromkeys(shown))[:3]
     found = [common.pick(lang, INSIGHT_BY_THEME[t]) for t in themes if t in INSIGHT_BY_THEME]
     return found[:2] or [common.pick(lang, INSIGHT_BY_FOCUS[focus])]
 

@@ -419,10 +419,10 @@ INTENSIFIERS = {
     "ru": frozenset({"очень", "так", "такой", "совсем", "сильно", "слишком", "ужасно", "крайне"}),
     "zh": ("很", "非常", "太", "特别", "真", "超级", "十分"),
 }
-# The mood improved when it ends positive and clearly above where it started: less negative is
-# not better.
+# The mood improved when it ends positive and clearly above where it started (a plain "yes"
+# is not enough): less negative is not better.
 IMPROVED_END = 0.05
-IMPROVED_BY = 0.2
+IMPROVED_BY = 0.25
 
 
 @cache

@@ -238,3 +238,45 @@ def test_fatigue_is_acknowledged_in_russian_and_chinese(api_as, locale, tired, e
 
     assert state["current_card"]["kind"] == "completion"
     assert state["current_card"]["text"].startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "sign"),
+    [
+        ("I feel good", "en", 1),
+        ("I don't feel good", "en", -1),
+        ("мне хорошо", "ru", 1),
+        ("мне не хорошо", "ru", -1),
+        ("мне не очень плохо", "ru", 1),
+        ("просто всё плохо", "ru", -1),
+        ("我很开心", "zh-hans", 1),
+        ("我不开心", "zh-hans", -1),
+    ],
+)
+def test_mood_reads_negation_in_every_language(text, locale, sign):
+    from sessions_app.engine import lexicon
+
+    assert lexicon.mood_value(text, locale) * sign > 0
+
+
+def test_a_terse_no_and_idk_session_is_not_improving():
+    from sessions_app.engine import lexicon
+
+    assert lexicon.session_mood(["Everything", "no", "idk", "no", "idk", "no"]) == "stable"
+    assert lexicon.session_mood(["I feel awful", "sad", "I feel good now", "great, thanks"]) == (
+        "improving"
+    )
+
+
+@pytest.mark.parametrize(
+    ("locale", "words", "support"),
+    [
+        ("ru", "Я поговорю с начальником в понедельник", "Это звучит как ясное решение"),
+        ("zh-hans", "我爱她，但我需要空间", "这听起来是一个清楚的决定"),
+    ],
+)
+def test_a_healthy_statement_is_supported_in_russian_and_chinese(api_as, locale, words, support):
+    text = card_after(person(api_as, "ivo", locale), words)
+
+    assert words in text
+    assert support in text

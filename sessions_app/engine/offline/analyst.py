@@ -149,6 +149,7 @@ def _candidates(
     tags: set[str] = set()
     quotes: set[str] = set()
     last = _last_answer(context)
+    healthy = bool(listening.hear(last, lang).healthy)
     for text, tag in listening.questions(last, lang, known_themes=heard, turn=turn_count):
         if text in ordered or text in later or not fresh((text,), text):
             continue
@@ -159,7 +160,10 @@ def _candidates(
         tags.add(tag)
         quotes.update([quoted] if quoted and not again else [])
     # A later question does not read the same words back a second time.
-    ordered += [listening.unframed(t, lang) if listening.quoted(t) in quotes else t for t in later]
+    for text in later:
+        text = listening.unframed(text, lang) if listening.quoted(text) in quotes else text
+        if text not in ordered and fresh((text,), text):
+            ordered.append(text)
     for name in (stage, *[s for s in STAGES if s != stage]):
         bank = BANK[focus][name]
         offset = turn_count % len(bank)
@@ -169,6 +173,9 @@ def _candidates(
         )
         for entry in ranked:
             text = getattr(entry, lang)
+            # A healthy statement (a boundary, a plan) is supported, not put to the test.
+            if "evidence" in entry.tags and healthy:
+                continue
             if fresh((entry.en, entry.ru, entry.zh), text):
                 ordered.append(text)
     return ordered
@@ -181,10 +188,11 @@ def _last_answer(context: dict[str, Any]) -> str:
 
 
 def _heard_themes(answers: list[str], slots: dict[str, Any], lang: str) -> list[str]:
-    """The session's themes (listening's: work, family, loss…), this batch's first."""
+    """The session's themes (listening's: work, family, loss…): those heard first (the topic's)
+    lead, new ones follow; the last answer's own themes are taken up before these anyway."""
     now = listening.themes_of(answers, lang)
     known = [t for t in str(slots.get("heard_themes") or "").split(",") if t]
-    return now + [t for t in known if t not in now]
+    return known + [t for t in now if t not in known]
 
 
 def _gender_unknown(question: BankQuestion, lang: str, context: dict[str, Any]) -> bool:
@@ -243,8 +251,12 @@ def _mood(
     as the summary and the closing read it (`lexicon.mood_trend`)."""
     if not answers:
         return ("declining" if crisis else "stable"), None
-    start = slots.get("mood_start")
-    start = float(start) if isinstance(start, int | float) else _mood_start(answers, locale)
+    # Against the session's start; a session begun before it was kept, its previous batch.
+    start = next(
+        (slots[k] for k in ("mood_start", "mood_score") if isinstance(slots.get(k), int | float)),
+        None,
+    )
+    start = float(start) if start is not None else _mood_start(answers, locale)
     now = round(lexicon.mood_of(answers[-2:], locale), 2)
     trend = lexicon.mood_trend(start, now)
     return ("declining" if crisis else trend), now

@@ -280,3 +280,20 @@ def test_a_healthy_statement_is_supported_in_russian_and_chinese(api_as, locale,
 
     assert words in text
     assert support in text
+
+
+@pytest.mark.parametrize(
+    ("locale", "topic", "expected"),
+    [
+        ("en", "My sister never calls", "Today we looked at «My sister never calls»."),
+        ("ru", "Сестра не звонит", "Сегодня в центре разговора было вот что: «Сестра не звонит»."),
+        ("zh-hans", "姐姐从来不打电话", "今天我们聊了：「姐姐从来不打电话」。"),
+    ],
+)
+def test_the_closing_line_is_about_what_the_client_brought(api_as, locale, topic, expected):
+    client = person(api_as, "eve", locale)
+    session_id, state = start(client, topic)
+    reply(client, session_id, state, "idk")
+    finish(client, session_id)
+
+    assert closing_of(session_id).startswith(expected)

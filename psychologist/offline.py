@@ -76,12 +76,11 @@ def _mood_decline(
         for e in events
         if isinstance(e.get("payload"), dict) and e["payload"].get("mood_delta") == "declining"
     ]
-    scored = [(a, lexicon.mood_score(a["text"], locale)) for a in answers]
-    half = len(scored) // 2
-    early = [score for _, score in scored[:half]]
-    later = scored[half:]
-    worse = bool(early) and _mean([s for _, s in later]) < _mean(early)
-    negative = [a for a, score in later if score < 0] if worse else []
+    # The session's trend as its summary and closing read it (lexicon.session_mood): the
+    # hypotheses and the record agree.
+    worse = lexicon.session_mood([a["text"] for a in answers], locale) == "declining"
+    later = answers[len(answers) // 2 :]
+    negative = [a for a in later if lexicon.mood_value(a["text"], locale) < 0] if worse else []
     if not flagged and not negative:
         return None
     cited = sorted(flagged + negative, key=lambda event: event["seq"])
@@ -89,10 +88,6 @@ def _mood_decline(
         f"The client's mood declined during the session: negative turns at seq {_seqs(cited)}."
     )
     return _hypothesis("client", statement, 45 + 8 * len(cited) + 10 * bool(flagged), cited)
-
-
-def _mean(values: list[int]) -> float:
-    return sum(values) / len(values) if values else 0.0
 
 
 def _risk(
@@ -227,10 +222,9 @@ def _termination_analysis(
 def _baseline(
     events: list[dict[str, Any]], answers: list[dict[str, Any]], locale: str
 ) -> Hypothesis:
-    scores = [lexicon.mood_score(a["text"], locale) for a in answers]
-    half = len(scores) // 2
-    if half and _mean(scores[half:]) > _mean(scores[:half]):
-        better = [a for a, s in zip(answers[half:], scores[half:], strict=True) if s > 0]
+    if lexicon.session_mood([a["text"] for a in answers], locale) == "improving":
+        later = answers[len(answers) // 2 :]
+        better = [a for a in later if lexicon.mood_value(a["text"], locale) > 0]
         if better:
             return _hypothesis(
                 "client",

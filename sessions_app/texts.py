@@ -54,6 +54,8 @@ TEXTS: dict[str, Promise] = {
         "«{topic}» again."
     ),
     "completion": _("Looks like we covered this well. End the session?"),
+    # The completion card for a client who said it is tired: tiredness, not a finished topic.
+    "completion_tired": _("Let's stop here for today — rest matters too. End the session?"),
     "open": _("What else would you like to look at?"),
     "fallback": _(
         "Let's pause on this one for a moment. In your own words — what feels most important "
@@ -62,6 +64,8 @@ TEXTS: dict[str, Promise] = {
     "refocus": _("That's a fair question. What is happening for you right now, as it comes up?"),
     "last_thing": _("One last thing — is there anything you'd like to add?"),
     "closing_fallback": _("Thank you for taking this time today."),
+    # The closing line's first words: the client's own topic, after a colon in Russian.
+    "closing_topic": _("Today we looked at «{topic}»."),
     "see_you": _("See you on {weekday}."),
     "see_you_date": _("See you on {weekday}, {date}."),
     "see_you_later": _("See you next time."),

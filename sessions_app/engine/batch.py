@@ -44,7 +44,7 @@ from sessions_app.engine.flows import (
     pending_guard,
     session_move_validate,
 )
-from sessions_app.engine.graph import materialize
+from sessions_app.engine.graph import materialize, workline_path
 from sessions_app.engine.hygiene import client_text
 from sessions_app.engine.start import last_sessions
 from sessions_app.events import EventType
@@ -54,6 +54,8 @@ TIRED = gettext_lazy("The client is tired and wants to stop.")
 MAY_COMPLETE_AFTER = 4
 HARD_LIMIT = 8
 ASKED_KEPT = 30
+# Questions asked in the client's last three sessions are not asked again.
+EARLIER_SESSIONS = 3
 PHASE_OF_STEP = {
     "intro": AskSession.Phase.INTRO,
     "topic": AskSession.Phase.INTRO,
@@ -93,6 +95,9 @@ def _inputs(session: AskSession, pending: Pending) -> Inputs:
     pairs = human.human_recap(chain) if pending.human else answered_pairs(chain)
     first = chain[0] if chain else None
     asked = list(first.payload.get("asked") or []) if first and first.kind == "analysis" else []
+    # Every question on the path root → head, whichever batch asked it: none is asked twice
+    # (a branch is its own conversation: what an abandoned branch asked does not count).
+    asked = list(dict.fromkeys([*path_questions(session), *asked]))
     flow = flow_get(session.current_intent_code)
     step = flow.step(session.current_step_code)
     guard = pending_guard(flow, session.current_step_code, session.slots)
@@ -123,6 +128,7 @@ def _inputs(session: AskSession, pending: Pending) -> Inputs:
         "recap": pairs,
         "last_client_text": pairs[-1]["answer"] if pairs else "",
         "asked_questions": asked,
+        "earlier_questions": earlier_questions(session),
         "flow_step": session.current_step_code,
         "allowed_next": list(step.allowed_next) if step else [],
         "slots": session.slots,
@@ -130,6 +136,43 @@ def _inputs(session: AskSession, pending: Pending) -> Inputs:
     profile = prompts.profile_block(profile_of(session), last_sessions(session))
     as_written = bool(step and step.reply_as_written)
     return Inputs(flow, pairs, asked, facts, context, profile, as_written=as_written)
+
+
+def path_questions(session: AskSession) -> list[str]:
+    """The third-person questions the Analyst asked on the active workline's path."""
+    workline = session.active_workline
+    path = workline_path(workline) if workline is not None else []
+    asked: list[str] = []
+    for message in path:
+        if message.kind == AskMessage.Kind.ANALYSIS:
+            output = (message.payload or {}).get("output") or {}
+            asked += [str(q) for q in output.get("questions") or [] if str(q).strip()]
+    return asked
+
+
+def session_questions(session_id: Any) -> list[str]:
+    """The third-person questions the Analyst asked in one or several sessions, in order."""
+    ids = session_id if isinstance(session_id, list) else [session_id]
+    payloads = AskMessage.objects.filter(
+        session_id__in=ids, kind=AskMessage.Kind.ANALYSIS
+    ).order_by("created_at", "id")
+    asked: list[str] = []
+    for payload in payloads.values_list("payload", flat=True):
+        output = (payload or {}).get("output") or {}
+        asked += [str(q) for q in output.get("questions") or [] if str(q).strip()]
+    return list(dict.fromkeys(asked))
+
+
+def earlier_questions(session: AskSession) -> list[str]:
+    """The questions the Analyst asked in the client's last EARLIER_SESSIONS other sessions:
+    a client should not meet last week's question again (issue 17)."""
+    earlier = (
+        AskSession.objects.filter(user_id=session.user_id, is_deleted=False)
+        .exclude(pk=session.pk)
+        .order_by("-created_at")
+        .values_list("pk", flat=True)[:EARLIER_SESSIONS]
+    )
+    return session_questions(list(earlier))
 
 
 def batch_run(session: AskSession, pending: Pending) -> TurnResult:
@@ -242,7 +285,8 @@ def _applied(
     if ready:
         turn.set(ready_to_close=True)
         turn.event(EventType.PACING_READY_TO_CLOSE, reason=reason, turn_count=session.turn_count)
-        cards.append(new_card(texts.text("completion", session.locale), COMPLETION))
+        key = "completion_tired" if reason == "fatigue" else "completion"
+        cards.append(new_card(texts.text(key, session.locale), COMPLETION))
     if not cards:
         cards = [new_card(texts.text("open", session.locale), OPEN)]
     engine = narration.provider if narration and narration.ok else analyst.provider

@@ -117,16 +117,20 @@ def _dialogue(session: AskSession) -> tuple[list[dict[str, str]], list[str], str
 
 
 def _closing_inputs(session: AskSession) -> tuple[dict[str, Any], list[dict[str, str]], str]:
-    pairs, insights, mood = _dialogue(session)
+    pairs, insights, _last_mood = _dialogue(session)
     profile = profile_of(session)
     when = next_session_date(profile)
     answers = [pair["answer"] for pair in pairs]
+    # The whole session's trend, read as the summary reads it: the closing line says "lighter"
+    # only when the client's words did get lighter.
+    mood = lexicon.session_mood(answers, session.locale)
     facts = {
         "locale": session.locale,
         "cbt_focus": session.cbt_focus or session.slots.get("cbt_focus") or "",
         "insights": insights,
         "turn_count": session.turn_count,
         "mood_delta": mood,
+        "topic": session.slots.get("topic") or "",
         "fatigue": any(lexicon.detect_fatigue(a, session.locale) for a in answers[-2:]),
         "next_session_date": when.isoformat() if when else None,
         "today": timezone.now().astimezone(profile_zone(profile)).date().isoformat(),
@@ -175,10 +179,11 @@ def _record(turn: Turn, summary: agents.AgentReply, facts: dict[str, Any]) -> No
         )
         if session.slots.get("topic")
         else texts.plural(ANSWERED, session.turn_count, session.locale),
-        "key_insights": [i[:200] for i in facts["insights"][:3]],
+        "key_insights": [i[:200] for i in dict.fromkeys(facts["insights"])][:3],
         "cbt_techniques_used": [],
     }
-    insights = [client_text(str(i))[:200] for i in output["key_insights"] if str(i).strip()][:5]
+    insights = [client_text(str(i))[:200] for i in output["key_insights"] if str(i).strip()]
+    insights = list(dict.fromkeys(insights))[:5]
     turn.set(
         session_summary=client_text(output["summary"])[:SESSION_SUMMARY_MAX],
         key_insights=[i for i in insights if i],

@@ -46,6 +46,13 @@ def _morph() -> pymorphy3.MorphAnalyzer:
     return pymorphy3.MorphAnalyzer()
 
 
+@lru_cache(maxsize=8192)
+def normal_form(word: str) -> str:
+    """A Russian word's dictionary form ("работе" → "работа"), by pymorphy3's likeliest parse."""
+    parses = _morph().parse(word)
+    return parses[0].normal_form.replace("ё", "е") if parses else word
+
+
 def detect(text: str) -> str | None:
     """ "en", "ru", "zh", or None when the text is too short or mixed to tell."""
     cjk, cyrillic, latin = (len(p.findall(text)) for p in (CJK, CYRILLIC, LATIN))

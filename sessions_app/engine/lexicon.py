@@ -11,9 +11,11 @@ words are cut by jieba where their count or boundaries matter.
 from __future__ import annotations
 
 import logging
+import math
 import re
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import Any
 
 import jieba
 import opencc
@@ -403,3 +405,96 @@ def _zh_mood(clean: str) -> int:
                 negated = start and clean[start - 1] in ZH_NEGATIONS
                 score += -polarity if negated else polarity
     return score
+
+
+# Mood as a number in [-1, 1] (issue 17). English through VADER (negation, intensifiers and
+# "but" built in); Russian and Chinese through the mood words above, with VADER's rules: a
+# negation within the two words before (three characters in Chinese) flips and damps a word,
+# an intensifier just before strengthens it, and the sum is squashed as VADER does.
+NEGATION_DAMP = -0.74
+INTENSITY_BOOST = 0.3
+NEGATION_WINDOW = 2
+ZH_NEGATION_WINDOW = 3
+INTENSIFIERS = {
+    "ru": frozenset({"очень", "так", "такой", "совсем", "сильно", "слишком", "ужасно", "крайне"}),
+    "zh": ("很", "非常", "太", "特别", "真", "超级", "十分"),
+}
+# The mood improved when it ends positive and clearly above where it started (a plain "yes"
+# is not enough): less negative is not better.
+IMPROVED_END = 0.05
+IMPROVED_BY = 0.25
+
+
+@cache
+def _vader() -> Any:
+    from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+
+    return SentimentIntensityAnalyzer()
+
+
+def mood_value(text: str, locale: str = "en") -> float:
+    """The mood of a text in [-1, 1]; 0 for a text that shows none."""
+    if not text.strip():
+        return 0.0
+    if CJK.search(text):
+        total = _zh_mood_value(normalize(text))
+    elif re.search(r"[а-яё]", text, re.IGNORECASE):
+        total = _ru_mood_value(words(text))
+    else:
+        return float(_vader().polarity_scores(text)["compound"])
+    return total / math.sqrt(total * total + 15) if total else 0.0
+
+
+def _ru_mood_value(tokens: list[str]) -> float:
+    total = 0.0
+    for index, token in enumerate(tokens):
+        polarity = _polarity(token, ["ru"])
+        if not polarity:
+            continue
+        value = float(polarity)
+        before = tokens[max(0, index - NEGATION_WINDOW) : index]
+        if before and before[-1] in INTENSIFIERS["ru"]:
+            value *= 1 + INTENSITY_BOOST
+        if any(word in NEGATIONS for word in before):
+            value *= NEGATION_DAMP
+        total += value
+    return total
+
+
+def _zh_mood_value(clean: str) -> float:
+    total = 0.0
+    for polarity, stems in ((-1.0, MOOD_NEGATIVE["zh"]), (1.0, MOOD_POSITIVE["zh"])):
+        for stem in stems:
+            for match in re.finditer(re.escape(stem), clean):
+                start = match.start()
+                value = polarity
+                before = clean[max(0, start - ZH_NEGATION_WINDOW) : start]
+                if before[-1:] in INTENSIFIERS["zh"]:
+                    value *= 1 + INTENSITY_BOOST
+                if any(char in ZH_NEGATIONS for char in before):
+                    value *= NEGATION_DAMP
+                total += value
+    return total
+
+
+def mood_trend(start: float, end: float) -> str:
+    """ "improving", "declining" or "stable", from the mood at the start and at the end."""
+    if end >= IMPROVED_END and end - start >= IMPROVED_BY:
+        return "improving"
+    if end - start <= -IMPROVED_BY and end < IMPROVED_END:
+        return "declining"
+    return "stable"
+
+
+def session_mood(answers: list[str], locale: str = "en") -> str:
+    """The trend over a whole session's answers: its first two against its last two."""
+    answers = [a for a in answers if a.strip()]
+    if len(answers) < 2:
+        return "stable"
+    return mood_trend(mood_of(answers[:2], locale), mood_of(answers[-2:], locale))
+
+
+def mood_of(texts: list[str], locale: str = "en") -> float:
+    """The mean mood of a few texts, each read alone (VADER reads "no idk" as positive)."""
+    values = [mood_value(text, locale) for text in texts if text.strip()]
+    return round(sum(values) / len(values), 3) if values else 0.0

@@ -3,6 +3,7 @@
 Context it reads (all optional): `locale`, `cbt_focus`, `phase`, `turn_count` (completed
 question+answer rounds), `recap` [{question, answer}] — the batch just answered,
 `last_client_text`, `asked_questions` (every third-person question asked this session),
+`earlier_questions` (those asked in the client's last sessions: not asked again),
 `flow_step`, `allowed_next`, `slots`, `address` ("formal" for Russian "вы"), `gender` (the
 client's grammatical gender, "femn" / "masc" / "" unknown).
 """
@@ -17,7 +18,7 @@ from django.utils.translation import ngettext_lazy, pgettext_lazy
 
 from sessions_app import texts
 from sessions_app.engine import lexicon
-from sessions_app.engine.offline import common, grammar_ru
+from sessions_app.engine.offline import common, grammar_ru, listening
 from sessions_app.engine.offline.banks import (
     BANK,
     CLOSURE,
@@ -64,8 +65,9 @@ def analyse(context: dict[str, Any]) -> dict[str, Any]:
     themes = batch_themes + [t for t in known if t not in batch_themes]
     focus = common.focus_for(context, themes)
     mood_delta, mood_now = _mood(answers, slots, locale, crisis=crisis)
+    heard = _heard_themes(answers, slots, lang)
 
-    candidates = _candidates(context, focus, themes, lang, turn_count)
+    candidates = _candidates(context, focus, themes, lang, turn_count, heard)
     complete = _session_complete(
         turn_count,
         fatigue=fatigue,
@@ -78,10 +80,14 @@ def analyse(context: dict[str, Any]) -> dict[str, Any]:
     )
     insight = None
     if (complete and not fatigue and not crisis) or context.get("phase") == "insight":
-        insight = _insight(lang, focus, themes)
+        insight = _insight(lang, focus, themes, answers, improving=mood_delta == "improving")
     slots_updated = _slots_updated(
         context, slots, answers, themes, focus, mood_now, fatigue, crisis
     )
+    if heard:
+        slots_updated["heard_themes"] = ",".join(heard[:6])
+    if answers and not isinstance(slots.get("mood_start"), int | float):
+        slots_updated["mood_start"] = _mood_start(answers, locale)
     return {
         "questions": questions,
         "observation": _observation(lang, pairs, themes, mood_delta, fatigue, meta, crisis),
@@ -111,16 +117,53 @@ def _stage(turn_count: int, phase: str) -> str:
 
 
 def _candidates(
-    context: dict[str, Any], focus: str, themes: list[str], lang: str, turn_count: int
+    context: dict[str, Any],
+    focus: str,
+    themes: list[str],
+    lang: str,
+    turn_count: int,
+    heard: list[str],
 ) -> list[str]:
-    """Unasked bank questions for this focus, best first: the current stage, ranked by how many
-    of the client's themes they touch, ties rotated by the turn so sessions do not all match;
-    then the other stages as a reserve."""
+    """Unasked questions, best first: those that take up the client's last answer (a healthy
+    step supported, a thinking trap looked at, the theme, a follow-up on the words — one of
+    each kind first), then the bank's for this focus — the current stage, ranked by how many
+    of the client's themes they touch, ties rotated by the turn — then its other stages as a
+    reserve. Nothing asked this session or in the client's last sessions is asked again."""
     stage = _stage(turn_count, str(context.get("phase") or ""))
     asked = [str(q) for q in context.get("asked_questions") or []]
+    asked += [str(q) for q in context.get("earlier_questions") or []]
     shown = [question for question, _ in common.recap_pairs(context)]
     formal = context.get("address") == "formal"
+    gender = str(context.get("gender") or "")
+
+    def fresh(variants: tuple[str, ...], text: str) -> bool:
+        # Asked in any language is asked: a client who changed language gets no repeat.
+        narrated = common.second_person_question(text, lang, formal=formal, gender=gender)
+        return not (
+            any(common.same_text(v, a) for v in variants for a in asked)
+            or any(common.same_text(narrated, s) for s in shown)
+        )
+
     ordered: list[str] = []
+    later: list[str] = []
+    tags: set[str] = set()
+    quotes: set[str] = set()
+    last = _last_answer(context)
+    healthy = bool(listening.hear(last, lang).healthy)
+    for text, tag in listening.questions(last, lang, known_themes=heard, turn=turn_count):
+        if text in ordered or text in later or not fresh((text,), text):
+            continue
+        # One card of each kind, and the client's words read back once per batch.
+        quoted = listening.quoted(text)
+        again = tag in tags or bool(quoted and quoted in quotes)
+        (later if again else ordered).append(text)
+        tags.add(tag)
+        quotes.update([quoted] if quoted and not again else [])
+    # A later question does not read the same words back a second time.
+    for text in later:
+        text = listening.unframed(text, lang) if listening.quoted(text) in quotes else text
+        if text not in ordered and fresh((text,), text):
+            ordered.append(text)
     for name in (stage, *[s for s in STAGES if s != stage]):
         bank = BANK[focus][name]
         offset = turn_count % len(bank)
@@ -130,17 +173,26 @@ def _candidates(
         )
         for entry in ranked:
             text = getattr(entry, lang)
-            # Asked in any language is asked: a client who changed language gets no repeat.
-            variants = (entry.en, entry.ru, entry.zh)
-            narrated = common.second_person_question(
-                text, lang, formal=formal, gender=str(context.get("gender") or "")
-            )
-            if any(common.same_text(v, a) for v in variants for a in asked) or any(
-                common.same_text(narrated, s) for s in shown
-            ):
+            # A healthy statement (a boundary, a plan) is supported, not put to the test.
+            if "evidence" in entry.tags and healthy:
                 continue
-            ordered.append(text)
+            if fresh((entry.en, entry.ru, entry.zh), text):
+                ordered.append(text)
     return ordered
+
+
+def _last_answer(context: dict[str, Any]) -> str:
+    pairs = common.recap_pairs(context)
+    answers = [answer for _, answer in pairs if answer.strip()]
+    return answers[-1] if answers else str(context.get("last_client_text") or "")
+
+
+def _heard_themes(answers: list[str], slots: dict[str, Any], lang: str) -> list[str]:
+    """The session's themes (listening's: work, family, loss…): those heard first (the topic's)
+    lead, new ones follow; the last answer's own themes are taken up before these anyway."""
+    now = listening.themes_of(answers, lang)
+    known = [t for t in str(slots.get("heard_themes") or "").split(",") if t]
+    return known + [t for t in now if t not in known]
 
 
 def _gender_unknown(question: BankQuestion, lang: str, context: dict[str, Any]) -> bool:
@@ -195,24 +247,39 @@ def _exhausted(
 def _mood(
     answers: list[str], slots: dict[str, Any], locale: str, *, crisis: bool
 ) -> tuple[str, float | None]:
+    """The trend from the session's start (its first answers) to this batch's last answers,
+    as the summary and the closing read it (`lexicon.mood_trend`)."""
     if not answers:
         return ("declining" if crisis else "stable"), None
-    scores = [lexicon.mood_score(answer, locale) for answer in answers]
-    now = round(sum(scores) / len(scores), 2)
-    previous = slots.get("mood_score")
-    baseline = float(previous) if isinstance(previous, int | float) else float(scores[0])
-    current = now if isinstance(previous, int | float) else float(scores[-1])
-    delta = current - baseline
-    if crisis or delta <= -0.5:
-        return "declining", now
-    return ("improving" if delta >= 0.5 else "stable"), now
+    # Against the session's start; a session begun before it was kept, its previous batch.
+    start = next(
+        (slots[k] for k in ("mood_start", "mood_score") if isinstance(slots.get(k), int | float)),
+        None,
+    )
+    start = float(start) if start is not None else _mood_start(answers, locale)
+    now = round(lexicon.mood_of(answers[-2:], locale), 2)
+    trend = lexicon.mood_trend(start, now)
+    return ("declining" if crisis else trend), now
 
 
-def _insight(lang: str, focus: str, themes: list[str]) -> str:
-    for theme in themes:
-        if theme in INSIGHT_BY_THEME:
-            return common.pick(lang, INSIGHT_BY_THEME[theme])
-    return common.pick(lang, INSIGHT_BY_FOCUS[focus])
+def _mood_start(answers: list[str], locale: str) -> float:
+    return round(lexicon.mood_of(answers[:2], locale), 2)
+
+
+def _insight(
+    lang: str, focus: str, themes: list[str], answers: list[str], *, improving: bool
+) -> str:
+    """The client's own words read back, then the pattern of its theme or focus; a pattern
+    that says things got lighter only when the mood did improve."""
+    patterns = [common.pick(lang, INSIGHT_BY_THEME[t]) for t in themes if t in INSIGHT_BY_THEME]
+    patterns.append(common.pick(lang, INSIGHT_BY_FOCUS[focus]))
+    supported = [p for p in patterns if improving or not listening.claims_improvement(p, lang)]
+    pattern = supported[0] if supported else ""
+    clause = next((c for a in reversed(answers) if (c := listening.quotable(a, lang))), "")
+    if not clause:
+        return pattern
+    frame = listening.DATA[lang]["listening"]["frame"].format(quote=listening.quote(clause, lang))
+    return texts.sentences(lang, pattern, frame) if pattern else frame
 
 
 def _observation(

@@ -59,18 +59,38 @@ def focus_for(context: dict[str, Any], themes: list[str]) -> str:
 
 def second_person_question(text: str, lang: str, *, formal: bool, gender: str = "") -> str:
     if lang == "ru":
-        return grammar_ru.to_question(text, formal=formal, gender=gender)
-    if lang == "zh":
-        return grammar_zh.to_question(text)
-    return grammar_en.to_question(text)
+        convert = lambda t: grammar_ru.to_question(t, formal=formal, gender=gender)  # noqa: E731
+    elif lang == "zh":
+        convert = grammar_zh.to_question
+    else:
+        convert = grammar_en.to_question
+    return _quotes_kept(text, convert)
 
 
 def second_person_statement(text: str, lang: str, *, formal: bool, gender: str = "") -> str:
     if lang == "ru":
-        return grammar_ru.to_statement(text, formal=formal, gender=gender)
-    if lang == "zh":
-        return grammar_zh.to_statement(text)
-    return grammar_en.to_statement(text)
+        convert = lambda t: grammar_ru.to_statement(t, formal=formal, gender=gender)  # noqa: E731
+    elif lang == "zh":
+        convert = grammar_zh.to_statement
+    else:
+        convert = grammar_en.to_statement
+    return _quotes_kept(text, convert)
+
+
+# The client's words quoted back («…», 「…」) are the client's, in its own person: the person
+# transforms leave them as written.
+_QUOTED = re.compile(r"«[^«»]*»|「[^「」]*」")
+_MARK = "QQ{}QQ"
+
+
+def _quotes_kept(text: str, convert: Any) -> str:
+    quoted = _QUOTED.findall(text)
+    for index, span in enumerate(quoted):
+        text = text.replace(span, _MARK.format(index), 1)
+    out = convert(text)
+    for index, span in enumerate(quoted):
+        out = re.sub(_MARK.format(index), span.replace("\\", "\\\\"), out, count=1, flags=re.I)
+    return out
 
 
 def same_text(left: str, right: str) -> bool:

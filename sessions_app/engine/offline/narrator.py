@@ -4,7 +4,7 @@ Context it reads: `locale`, `address` ("formal" for Russian "вы"; default "т�
 (the client's grammatical gender for Russian "ты": "femn", "masc", "" unknown), `questions`
 (third person), `insight` (third person, optional), `closing` (bool: write the closing line),
 `next_session_date` (ISO date, optional), `today` (ISO date, optional), `mood_delta`,
-`fatigue` (bool).
+`fatigue` (bool), `topic` (the client's topic, quoted in the closing line).
 """
 
 from __future__ import annotations
@@ -41,7 +41,13 @@ def _closing_line(context: dict[str, Any], lang: str, formal: bool) -> str:
     lines = CLOSING_LINES[lang]
     variants = lines.get(mood, lines["stable"])
     line = variants[_stable_index(context, len(variants))]["formal" if formal else "informal"]
-    return texts.sentences(lang, line, _see_you(context, lang))
+    # What the client brought, in its own words: the line is about this session, not any.
+    topic = common.clip_words(str(context.get("topic") or ""), TOPIC_CHARS).strip(" .")
+    opening = texts.text("closing_topic", lang, topic=topic) if topic else ""
+    return texts.sentences(lang, opening, line, _see_you(context, lang))
+
+
+TOPIC_CHARS = 60
 
 
 def _stable_index(context: dict[str, Any], size: int) -> int:

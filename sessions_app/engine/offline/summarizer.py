@@ -16,7 +16,7 @@ from django.utils.translation import ngettext_lazy
 from psychologist.llm.budget import clip_middle, truncate_middle
 from sessions_app import texts
 from sessions_app.engine import homework, lexicon
-from sessions_app.engine.offline import common
+from sessions_app.engine.offline import common, listening
 from sessions_app.engine.offline.banks import (
     FOCUS_LABELS,
     INSIGHT_BY_FOCUS,
@@ -47,7 +47,13 @@ def summarise(context: dict[str, Any]) -> dict[str, Any]:
     summary = clip_middle(f"{header} {body}" if kept else header, max_chars=SUMMARY_MAX_CHARS)
     return {
         "summary": summary,
-        "key_insights": _key_insights(context, lang, focus, themes),
+        "key_insights": _key_insights(
+            context,
+            lang,
+            focus,
+            themes,
+            _trend(answers, str(context.get("locale") or "en")) == "improving",
+        ),
         "cbt_techniques_used": _techniques(focus, themes),
         "tasks": _tasks(context, answers, focus, themes),
     }
@@ -114,24 +120,24 @@ def _header(lang: str, focus: str, answers: list[str], themes: list[str], locale
 
 
 def _trend(answers: list[str], locale: str) -> str:
-    if len(answers) < 2:
-        return "stable"
-    scores = [lexicon.mood_score(answer, locale) for answer in answers]
-    half = len(scores) // 2
-    delta = sum(scores[-half:]) / half - sum(scores[:half]) / half
-    if delta >= 0.5:
-        return "improving"
-    return "declining" if delta <= -0.5 else "stable"
+    # The same reading as the Analyst's and the closing's: they must not disagree.
+    return lexicon.session_mood(answers, locale)
 
 
-def _key_insights(context: dict[str, Any], lang: str, focus: str, themes: list[str]) -> list[str]:
+def _key_insights(
+    context: dict[str, Any], lang: str, focus: str, themes: list[str], improving: bool
+) -> list[str]:
     shown = [
         common.clip_words(str(i), 200) for i in context.get("insights") or [] if str(i).strip()
     ]
     if shown:
-        return shown[:3]
+        # An insight shown twice is one insight: stored once.
+        return list(dict.fromkeys(shown))[:3]
     found = [common.pick(lang, INSIGHT_BY_THEME[t]) for t in themes if t in INSIGHT_BY_THEME]
-    return found[:2] or [common.pick(lang, INSIGHT_BY_FOCUS[focus])]
+    found.append(common.pick(lang, INSIGHT_BY_FOCUS[focus]))
+    # "It gets lighter…" only when it did.
+    supported = [i for i in found if improving or not listening.claims_improvement(i, lang)]
+    return supported[:2]
 
 
 def _techniques(focus: str, themes: list[str]) -> list[str]:

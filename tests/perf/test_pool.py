@@ -4,8 +4,7 @@ with Retry-After, and the requests that held the connections still finish."""
 
 from __future__ import annotations
 
-import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
 import pytest
@@ -43,7 +42,8 @@ def test_a_request_that_gets_no_pooled_connection_answers_503_with_retry_after()
                 # wait on the lock, so the third finds no connection within the timeout.
                 AskSession.objects.select_for_update().get(pk=created["_id"])
                 futures = [pool.submit(answer, n) for n in range(3)]
-                time.sleep(4)
+                # The lock is held until the request left without a connection has answered.
+                wait(futures, timeout=60, return_when=FIRST_COMPLETED)
             results = [future.result() for future in futures]
 
     statuses = sorted(status for status, _, _ in results)

@@ -103,6 +103,21 @@
     toggles = null;
   });
 
+  // A push that arrives while the canvas is being fetched triggers no fetch of its own (htmx
+  // drops a trigger while its element's request is in flight): when the new canvas was read
+  // before the last pushed event, fetch it once more.
+  // (htmx:load fires on the new canvas itself: the swapped-out one is no longer in the page.)
+  document.addEventListener("htmx:load", function (event) {
+    var canvas = event.detail.elt;
+    var marker = document.getElementById("live-seq");
+    if (!canvas || canvas.id !== "canvas" || !marker) {
+      return;
+    }
+    if (Number(marker.dataset.seq || 0) > Number(canvas.dataset.seq || 0)) {
+      window.htmx.trigger(canvas, "naisei:stale");
+    }
+  });
+
   // ?highlightEvent=ID: the event log is rendered open with that event marked; bring it into view.
   document.addEventListener("DOMContentLoaded", function () {
     var highlighted = document.querySelector(".event--highlight");

@@ -103,18 +103,30 @@
     toggles = null;
   });
 
-  // A push that arrives while the canvas is being fetched triggers no fetch of its own (htmx
-  // drops a trigger while its element's request is in flight): when the new canvas was read
-  // before the last pushed event, fetch it once more.
-  // (htmx:load fires on the new canvas itself: the swapped-out one is no longer in the page.)
+  // A live region (`data-live-region`) is fetched again after pushes; but htmx drops a trigger
+  // that comes while the region's own request is in flight, so a push arriving during the fetch
+  // would be missed until the next one (the crisis queue, a batch's last cards). Pushes are
+  // counted; when the new region was requested before the latest push, it is fetched once more.
+  var pushes = 0;
+  var requestedAt = {};
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    pushes += 1;
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.hasAttribute("data-live-region")) {
+      requestedAt[elt.id] = pushes;
+    }
+  });
+  // htmx:load fires on the new region itself: the swapped-out one is no longer in the page.
   document.addEventListener("htmx:load", function (event) {
-    var canvas = event.detail.elt;
-    var marker = document.getElementById("live-seq");
-    if (!canvas || canvas.id !== "canvas" || !marker) {
+    var region = event.detail.elt;
+    if (!region || !region.hasAttribute || !region.hasAttribute("data-live-region")) {
       return;
     }
-    if (Number(marker.dataset.seq || 0) > Number(canvas.dataset.seq || 0)) {
-      window.htmx.trigger(canvas, "naisei:stale");
+    if (region.id in requestedAt && pushes > requestedAt[region.id]) {
+      delete requestedAt[region.id];
+      window.htmx.trigger(region, "naisei:stale");
     }
   });
 

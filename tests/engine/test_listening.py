@@ -37,6 +37,17 @@ def reply(client: Any, session_id: str, state: dict[str, Any], text: str) -> dic
     return response.json()
 
 
+def reply_until_completion(
+    client: Any, session_id: str, state: dict[str, Any], answers: Any
+) -> dict[str, Any]:
+    """Answer each card in turn with the next of `answers`, stopping at the completion card."""
+    for text in answers:
+        if state["current_card"]["kind"] == "completion":
+            break
+        state = reply(client, session_id, state, text)
+    return state
+
+
 def dialogue_cards(session_id: str) -> list[str]:
     """The question cards dealt, in order (not the topic, completion or closing cards)."""
     dealt = AskMessage.objects.filter(
@@ -127,10 +138,9 @@ def test_a_second_session_does_not_repeat_the_firsts_questions(alice, api_as):
     asked: list[list[str]] = []
     for _ in range(2):
         session_id, state = start(client, "Work stress")
-        for text in ("idk", "no", "maybe", "not sure"):
-            if state["current_card"]["kind"] == "completion":
-                break
-            state = reply(client, session_id, state, text)
+        state = reply_until_completion(
+            client, session_id, state, ("idk", "no", "maybe", "not sure")
+        )
         asked.append(dialogue_cards(session_id))
         finish(client, session_id)
 
@@ -142,17 +152,19 @@ def test_a_second_session_does_not_repeat_the_firsts_questions(alice, api_as):
 def test_an_insight_quotes_the_client(alice, api_as):
     client = api_as(alice)
     session_id, state = start(client, "My sister and I argue all the time")
-    for text in (
-        "She says I always ruin family dinners.",
-        "I feel it is my fault every time.",
-        "We used to be close when we were kids.",
-        "I want to call her on Sunday and just listen.",
-        "Yes, that is the plan.",
-        "I think that's all.",
-    ):
-        if state["current_card"]["kind"] == "completion":
-            break
-        state = reply(client, session_id, state, text)
+    state = reply_until_completion(
+        client,
+        session_id,
+        state,
+        (
+            "She says I always ruin family dinners.",
+            "I feel it is my fault every time.",
+            "We used to be close when we were kids.",
+            "I want to call her on Sunday and just listen.",
+            "Yes, that is the plan.",
+            "I think that's all.",
+        ),
+    )
     session = finish(client, session_id)
 
     insights = AskMessage.objects.filter(session_id=session_id, kind=AskMessage.Kind.INSIGHT)
@@ -173,10 +185,7 @@ def test_an_insight_quotes_the_client(alice, api_as):
 def test_no_better_closing_without_an_improving_mood(api_as, locale, topic, answers):
     client = person(api_as, "sam", locale)
     session_id, state = start(client, topic)
-    for text in answers:
-        if state["current_card"]["kind"] == "completion":
-            break
-        state = reply(client, session_id, state, text)
+    state = reply_until_completion(client, session_id, state, answers)
     session = finish(client, session_id)
 
     shown = [closing_of(session_id), session.session_summary, *session.key_insights]
@@ -194,16 +203,18 @@ def test_no_better_closing_without_an_improving_mood(api_as, locale, topic, answ
 def test_a_better_closing_after_a_really_improving_mood(alice, api_as):
     client = api_as(alice)
     session_id, state = start(client, "I feel awful and anxious about my exam")
-    for text in (
-        "I am scared and sad, it is terrible.",
-        "Talking about it helps, I feel calmer now.",
-        "I am glad, this is good and hopeful.",
-        "Thank you, I feel much better and relieved.",
-        "Great, I am happy with the plan.",
-    ):
-        if state["current_card"]["kind"] == "completion":
-            break
-        state = reply(client, session_id, state, text)
+    state = reply_until_completion(
+        client,
+        session_id,
+        state,
+        (
+            "I am scared and sad, it is terrible.",
+            "Talking about it helps, I feel calmer now.",
+            "I am glad, this is good and hopeful.",
+            "Thank you, I feel much better and relieved.",
+            "Great, I am happy with the plan.",
+        ),
+    )
     session = finish(client, session_id)
 
     assert "lighter" in session.session_summary.lower()

@@ -138,41 +138,37 @@ def _inputs(session: AskSession, pending: Pending) -> Inputs:
     return Inputs(flow, pairs, asked, facts, context, profile, as_written=as_written)
 
 
-def path_questions(session: AskSession) -> list[str]:
-    """The third-person questions the Analyst asked on the active workline's path."""
-    workline = session.active_workline
-    path = workline_path(workline) if workline is not None else []
+def _asked_in(payloads: Any) -> list[str]:
+    """The third-person questions in Analyst payloads, in order, each once."""
     asked: list[str] = []
-    for message in path:
-        if message.kind == AskMessage.Kind.ANALYSIS:
-            output = (message.payload or {}).get("output") or {}
-            asked += [str(q) for q in output.get("questions") or [] if str(q).strip()]
-    return asked
-
-
-def session_questions(session_id: Any) -> list[str]:
-    """The third-person questions the Analyst asked in one or several sessions, in order."""
-    ids = session_id if isinstance(session_id, list) else [session_id]
-    payloads = AskMessage.objects.filter(
-        session_id__in=ids, kind=AskMessage.Kind.ANALYSIS
-    ).order_by("created_at", "id")
-    asked: list[str] = []
-    for payload in payloads.values_list("payload", flat=True):
+    for payload in payloads:
         output = (payload or {}).get("output") or {}
         asked += [str(q) for q in output.get("questions") or [] if str(q).strip()]
     return list(dict.fromkeys(asked))
 
 
+def path_questions(session: AskSession) -> list[str]:
+    """The third-person questions the Analyst asked on the active workline's path."""
+    workline = session.active_workline
+    path = workline_path(workline) if workline is not None else []
+    return _asked_in(m.payload for m in path if m.kind == AskMessage.Kind.ANALYSIS)
+
+
 def earlier_questions(session: AskSession) -> list[str]:
     """The questions the Analyst asked in the client's last EARLIER_SESSIONS other sessions:
-    a client should not meet last week's question again (issue 17)."""
+    a client should not meet last week's question again (issue 17). One query."""
     earlier = (
         AskSession.objects.filter(user_id=session.user_id, is_deleted=False)
         .exclude(pk=session.pk)
         .order_by("-created_at")
-        .values_list("pk", flat=True)[:EARLIER_SESSIONS]
+        .values("pk")[:EARLIER_SESSIONS]
     )
-    return session_questions(list(earlier))
+    payloads = (
+        AskMessage.objects.filter(session_id__in=earlier, kind=AskMessage.Kind.ANALYSIS)
+        .order_by("created_at", "id")
+        .values_list("payload", flat=True)
+    )
+    return _asked_in(payloads)
 
 
 def batch_run(session: AskSession, pending: Pending) -> TurnResult:

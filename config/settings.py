@@ -328,7 +328,7 @@ LLM_PRICES = {
 LLM_CONTEXT_BUDGET_TOKENS = env_int("LLM_CONTEXT_BUDGET_TOKENS", 6000, minimum=200)
 
 # Crisis resources per language and region live in the database (sessions_app.CrisisResource,
-# edited by ops in admin; migration sessions_app/0012 loads the first ones).
+# edited by ops in admin; sessions_app's migration loads the first ones).
 
 # --- Auth, REST -----------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

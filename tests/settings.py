@@ -38,7 +38,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # Never the repository's vault/: tests that export point it at their own tmp_path.
 VAULT_EXPORT_DIR = Path(tempfile.gettempdir()) / "naisei-test-vault"
 
-# The event log refuses TRUNCATE on PostgreSQL (migration sessions_app/0013) unless the
+# The event log refuses TRUNCATE on PostgreSQL (sessions_app's migration) unless the
 # connection says otherwise; the suite's connections do, because transactional tests empty every
 # table between tests with one TRUNCATE. The test of the trigger opens a connection without it.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":

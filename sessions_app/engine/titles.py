@@ -16,7 +16,7 @@ from sessions_app.models import SESSION_TITLE_MAX, AskSession
 
 
 def title_neutral(*, session_type: str, cbt_focus: str, created_at: Any, locale: str) -> str:
-    """Kind · theme · date (also used by migration 0011 on historical rows)."""
+    """Kind · theme · date."""
     parts = [texts.text(f"title_{session_type}", locale)]
     if cbt_focus and session_type != AskSession.SessionType.CRISIS_INTERVENTION:
         parts.append(texts.text(f"focus_{cbt_focus}", locale))

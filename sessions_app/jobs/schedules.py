@@ -1,6 +1,6 @@
 """The django-q schedules of the background jobs (SPEC §7), registered without admin clicks.
 
-Migration 0009 calls `schedules_ensure`, so `migrate` registers them on every install;
+sessions_app's migration calls `schedules_ensure`, so `migrate` registers them on every install;
 `manage.py ensure_schedules` re-applies this table after it changes. Both converge on exactly
 these rows (matched by name) and leave any other schedule alone, so running either twice is
 harmless. `catch_up` is off (settings), so a cluster that was down runs each job once, not once

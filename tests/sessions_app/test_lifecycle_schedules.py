@@ -36,11 +36,11 @@ def ours() -> dict[str, Schedule]:
 
 
 def test_the_migration_registers_every_job_and_running_it_again_changes_nothing():
-    migration = importlib.import_module("sessions_app.migrations.0009_job_schedules")
+    migration = importlib.import_module("sessions_app.migrations.0001_squashed_0017_lean_indexes")
     Schedule.objects.all().delete()
-    migration.register(apps, None)
+    migration.register_schedules(apps, None)
     first = {name: (s.func, s.schedule_type, s.minutes, s.repeats) for name, s in ours().items()}
-    migration.register(apps, None)
+    migration.register_schedules(apps, None)
     assert {
         name: (s.func, s.schedule_type, s.minutes, s.repeats) for name, s in ours().items()
     } == (first)

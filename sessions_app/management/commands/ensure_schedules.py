@@ -1,4 +1,4 @@
-"""Register the background jobs' django-q schedules (migration 0009 does it on migrate)."""
+"""Register the background jobs' django-q schedules (the migration does it on migrate)."""
 
 from __future__ import annotations
 

@@ -1428,6 +1428,57 @@ RULES.extend(
     ]
 )
 
+RULES.extend(
+    [
+        (
+            # A means at hand that the person keeps coming back to ("there's a rope in the
+            # garage and I keep thinking about it").
+            "method",
+            (
+                r"\b(?:rope|noose|gun|pistol|rifle|pills|tablets|blade|blades|razor|knife|belt|"
+                r"ledge|bridge|tracks)\b[^.!?]{0,40}?\b(?:keep|kept|keeps|can't stop|cant stop|"
+                r"been|always|constantly) (?:thinking|think) (?:about|of) (?:it|them|using it|"
+                r"using them)\b"
+            ),
+        ),
+        (
+            # Goodbyes left "in case": letters to the people who would be left.
+            "preparatory",
+            (
+                r"\b(?:letters?|notes?|messages?|videos?|voice notes?) (?:to|for) (?:my |all my |"
+                r"each of my )?(?:\w+ )?(?:kids|children|family|parents|mom|mum|dad|wife|husband|"
+                r"partner|friends|sister|brother|son|daughter|girlfriend|boyfriend)\b[^.!?]{0,30}?"
+                r"\b(?:in case|if) (?:i|i'm) (?:don't|do not|won't|will not|am not|not) (?:make it|"
+                r"survive|come back|wake up|here|around|alive)\b"
+            ),
+        ),
+        (
+            # Rehearsal: standing at a height for a long time, or looking down.
+            "preparatory",
+            (
+                r"\b(?:stood|standing|stand|was standing) (?:on|at|by) (?:the |a |that |my )?"
+                r"(?:edge of (?:the |a )?)?(?:bridge|ledge|edge|cliff|rooftop|roof|railing|"
+                r"parapet|train tracks|tracks|balcony railing)\b(?: (?:\w+ ){0,3}?)?(?:for (?:an|"
+                r"one|two|a few|several|like an|almost an|over an) hours?|for hours|for ages|for "
+                r"(?:a|so) long(?: time)?|looking down|staring down|staring at the (?:water|"
+                r"ground|drop)|almost (?:jumped|went over|stepped off))\b"
+                r"(?![^.!?]{0,30}\b(?:photos?|pictures?|view|sunset|sunrise|fireworks|waiting for|"
+                r"queue|the bus|the train came|tour|guide)\b)"
+            ),
+        ),
+        (
+            # Hurting oneself as a punishment.
+            "self_harm",
+            (
+                r"\b(?:starv|punish|hurt|burn|hit|bruis|scratch)\w* (?:my ?self)\b[^.!?]{0,40}?"
+                r"\b(?:as (?:a )?punishment|to punish (?:my ?self|me)|because i deserve(?: it)?|"
+                r"for (?:days|a week|weeks|two weeks))\b|\bpunish (?:my ?self) (?:by|with) "
+                r"(?:cutting|burning|starving|hitting|not eating|scratching)\b"
+            ),
+        ),
+    ]
+)
+
 NEGATIVES: list[tuple[str, str]] = [
     (
         "idiom",

@@ -30,6 +30,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 ACTOR = "psychologist"
+# The analysis's own fields that `psychologist.analysis_completed` repeats.
+COMPLETED_TELLS = (
+    "tier",
+    "agent",
+    "provider",
+    "model",
+    "iterations",
+    "cost_micro_usd",
+    "termination_cause",
+)
 
 
 @transaction.atomic
@@ -99,13 +109,18 @@ def analysis_begin(*, request_id: int) -> AnalysisRequest | None:
         return None
     request.status, request.last_error = AnalysisRequest.Status.RUNNING, ""
     request.save(update_fields=["attempts", "status", "last_error", "updated_at"])
+    _told(request, EventType.PSYCHOLOGIST_ANALYSIS_STARTED, attempt=request.attempts)
+    return request
+
+
+def _told(request: AnalysisRequest, type: str, **payload: Any) -> None:
+    """Append one of the psychologist's events about `request` to its session's log."""
     event_append(
         session=request.session,
-        type=EventType.PSYCHOLOGIST_ANALYSIS_STARTED,
-        payload={"request": request.pk, "attempt": request.attempts},
+        type=type,
+        payload={"request": request.pk, **payload},
         actor=ACTOR,
     )
-    return request
 
 
 def _already_analysed(request: AnalysisRequest) -> bool:
@@ -118,18 +133,14 @@ def _already_analysed(request: AnalysisRequest) -> bool:
 
 def analysis_iteration_record(*, request: AnalysisRequest, report: IterationReport) -> None:
     """Progress for watchers (the insights page streams it): names and numbers, never text."""
-    event_append(
-        session=request.session,
-        type=EventType.PSYCHOLOGIST_ITERATION,
-        payload={
-            "request": request.pk,
-            "attempt": request.attempts,
-            "iteration": report.iteration,
-            "tools": list(report.tools),
-            "outcome": report.outcome,
-            "cost_micro_usd": report.cost_micro_usd,
-        },
-        actor=ACTOR,
+    _told(
+        request,
+        EventType.PSYCHOLOGIST_ITERATION,
+        attempt=request.attempts,
+        iteration=report.iteration,
+        tools=list(report.tools),
+        outcome=report.outcome,
+        cost_micro_usd=report.cost_micro_usd,
     )
 
 
@@ -146,12 +157,13 @@ def _fail(request: AnalysisRequest, code: str, detail: str, **facts: Any) -> Non
         last_error=f"{code}: {detail}"[:200],
         updated_at=timezone.now(),
     )
-    payload = {"request": request.pk, "attempt": request.attempts, "reason": code}
-    event_append(
-        session=request.session,
-        type=EventType.PSYCHOLOGIST_ANALYSIS_FAILED,
-        payload={**payload, "detail": detail[:500], **facts},
-        actor=ACTOR,
+    _told(
+        request,
+        EventType.PSYCHOLOGIST_ANALYSIS_FAILED,
+        attempt=request.attempts,
+        reason=code,
+        detail=detail[:500],
+        **facts,
     )
     log.warning("psychologist.analysis_failed request=%s reason=%s", request.pk, code)
 
@@ -264,23 +276,13 @@ def _completion_events(
             },
             actor=ACTOR,
         )
-    event_append(
-        session=request.session,
-        type=EventType.PSYCHOLOGIST_ANALYSIS_COMPLETED,
-        payload={
-            "analysis": analysis.pk,
-            "request": request.pk,
-            "tier": analysis.tier,
-            "agent": analysis.agent,
-            "provider": analysis.provider,
-            "model": analysis.model,
-            "iterations": analysis.iterations,
-            "cost_micro_usd": analysis.cost_micro_usd,
-            "hypotheses": len(proposed),
-            "termination_cause": analysis.termination_cause,
-            "supersedes": superseded.pk if superseded else None,
-        },
-        actor=ACTOR,
+    _told(
+        request,
+        EventType.PSYCHOLOGIST_ANALYSIS_COMPLETED,
+        analysis=analysis.pk,
+        **{name: getattr(analysis, name) for name in COMPLETED_TELLS},
+        hypotheses=len(proposed),
+        supersedes=superseded.pk if superseded else None,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -58,22 +59,19 @@ def focus_for(context: dict[str, Any], themes: list[str]) -> str:
 
 
 def second_person_question(text: str, lang: str, *, formal: bool, gender: str = "") -> str:
-    if lang == "ru":
-        convert = lambda t: grammar_ru.to_question(t, formal=formal, gender=gender)  # noqa: E731
-    elif lang == "zh":
-        convert = grammar_zh.to_question
-    else:
-        convert = grammar_en.to_question
-    return _quotes_kept(text, convert)
+    return _second_person(text, lang, question=True, formal=formal, gender=gender)
 
 
 def second_person_statement(text: str, lang: str, *, formal: bool, gender: str = "") -> str:
-    if lang == "ru":
-        convert = lambda t: grammar_ru.to_statement(t, formal=formal, gender=gender)  # noqa: E731
-    elif lang == "zh":
-        convert = grammar_zh.to_statement
-    else:
-        convert = grammar_en.to_statement
+    return _second_person(text, lang, question=False, formal=formal, gender=gender)
+
+
+def _second_person(text: str, lang: str, *, question: bool, formal: bool, gender: str) -> str:
+    grammar = {"ru": grammar_ru, "zh": grammar_zh}.get(lang, grammar_en)
+    convert = grammar.to_question if question else grammar.to_statement
+    if grammar is grammar_ru:
+        # Russian conjugates for the address (ты/вы) and the client's gender.
+        convert = functools.partial(convert, formal=formal, gender=gender)
     return _quotes_kept(text, convert)
 
 

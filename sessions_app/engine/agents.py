@@ -66,7 +66,7 @@ class AgentReply:
         return self.failure in INCOMPLETE
 
 
-def _request(
+def _ask(
     session: AskSession,
     *,
     agent: str,
@@ -76,12 +76,13 @@ def _request(
     context: dict[str, Any],
     branch: Materialized | None = None,
     budget_tokens: int | None = None,
-) -> LLMRequest:
+) -> AgentReply:
+    """Ask `agent` for `tool`'s output about the session's active branch."""
     # Every engine call sees only the active branch (SPEC §5); a turn that calls two agents
     # materializes once and hands the same branch to both.
     branch = branch or materialize(session, budget_tokens=budget_tokens)
     scope = f"(Scope: {branch.scope_summary}.)"
-    return LLMRequest(
+    request = LLMRequest(
         agent=agent,
         system_blocks=system,
         messages=prompts.conversation(branch.messages, f"{final}\n{scope}"),
@@ -92,6 +93,7 @@ def _request(
         session_id=str(session.pk),
         opaque_user_id=opaque_user_id(session.user_id),
     )
+    return ask(request, tool)
 
 
 def _reask(request: LLMRequest, error: LLMOutputInvalid, tool: ToolSpec) -> LLMRequest:
@@ -163,7 +165,7 @@ def analyst_ask(
     branch: Materialized | None = None,
 ) -> AgentReply:
     facts = {**facts, "client_language": texts.lang_of(session.locale)}
-    request = _request(
+    return _ask(
         session,
         agent="analyst",
         tool=ANALYST_OUTPUT,
@@ -172,14 +174,13 @@ def analyst_ask(
         context=context,
         branch=branch,
     )
-    return ask(request, ANALYST_OUTPUT)
 
 
 def narrator_ask(
     session: AskSession, *, facts: dict[str, Any], branch: Materialized | None = None
 ) -> AgentReply:
     facts = {**facts, "client_language": texts.lang_of(session.locale)}
-    request = _request(
+    return _ask(
         session,
         agent="narrator",
         tool=NARRATOR_OUTPUT,
@@ -188,7 +189,6 @@ def narrator_ask(
         context=facts,
         branch=branch,
     )
-    return ask(request, NARRATOR_OUTPUT)
 
 
 def summarizer_ask(
@@ -211,7 +211,7 @@ def summarizer_ask(
         "token_budget": SUMMARY_INPUT_TOKENS // 4,
         "topic": session.slots.get("topic", ""),
     }
-    request = _request(
+    return _ask(
         session,
         agent="summarizer",
         tool=SUMMARY_OUTPUT,
@@ -220,4 +220,3 @@ def summarizer_ask(
         context=context,
         budget_tokens=settings.LLM_CONTEXT_BUDGET_TOKENS,
     )
-    return ask(request, SUMMARY_OUTPUT)

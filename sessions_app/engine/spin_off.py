@@ -80,14 +80,19 @@ def spin_off_propose(
     event_by(
         session=locked,
         type=EventType.WORKLINE_SPIN_OFF_PROPOSED,
-        payload={
-            "proposal": proposal.pk,
-            "source": source.pk,
-            "range": [from_message.pk, to_message.pk],
-        },
+        payload=_described(proposal),
         by=by,
     )
     return proposal
+
+
+def _described(proposal: SpinOffProposal) -> dict[str, Any]:
+    """How the spin-off events name a proposal: itself, its source and its range."""
+    return {
+        "proposal": proposal.pk,
+        "source": proposal.source_id,
+        "range": [proposal.from_message_id, proposal.to_message_id],
+    }
 
 
 @transaction.atomic
@@ -180,10 +185,8 @@ def _record(
         session=session,
         type=EventType.WORKLINE_SPIN_OFF,
         payload={
-            "proposal": proposal.pk,
-            "source": proposal.source_id,
+            **_described(proposal),
             "target": proposal.target_id,
-            "range": [proposal.from_message_id, proposal.to_message_id],
             "agreed": agreed,
             "moved": [m.pk for m in moved or []],
             "reparented": {str(k): v for k, v in (reparented or {}).items()},

@@ -8,7 +8,7 @@ a per-field message (no mass assignment).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -164,6 +164,11 @@ def string_list_field(**kwargs: Any) -> serializers.ListField:
 # --- output --------------------------------------------------------------------------------
 
 
+def staff_only[F: serializers.Field](field: Callable[..., F], **kwargs: Any) -> F:
+    """A P3 field: documented as optional, since the output drops it for a client."""
+    return field(required=False, help_text="P3: staff only.", **kwargs)
+
+
 class SessionOutput(serializers.Serializer):
     """A session in the schema's names. P3 fields (marked so) are omitted for clients."""
 
@@ -181,19 +186,15 @@ class SessionOutput(serializers.Serializer):
     modality_flags = ModalityFlagsSerializer()
     voice_config = VoiceConfigSerializer()
     cbt_focus = serializers.CharField()
-    initial_risk_level = serializers.ChoiceField(
-        choices=RiskLevel.choices, required=False, help_text="P3: staff only."
-    )
-    final_risk_level = serializers.ChoiceField(
-        choices=RiskLevel.choices, allow_null=True, required=False, help_text="P3: staff only."
+    initial_risk_level = staff_only(serializers.ChoiceField, choices=RiskLevel.choices)
+    final_risk_level = staff_only(
+        serializers.ChoiceField, choices=RiskLevel.choices, allow_null=True
     )
     session_summary = serializers.CharField()
     key_insights = serializers.ListField(child=serializers.CharField())
     cbt_techniques_used = serializers.ListField(child=serializers.CharField())
     generated_task_ids = serializers.ListField(child=serializers.CharField())
-    counselor_handoff = CounselorHandoffSerializer(
-        allow_null=True, required=False, help_text="P3: staff only."
-    )
+    counselor_handoff = staff_only(CounselorHandoffSerializer, allow_null=True)
     satisfaction_score = serializers.IntegerField(allow_null=True)
     follow_up_needed = serializers.BooleanField()
     follow_up_at = serializers.DateTimeField(allow_null=True)
@@ -201,7 +202,7 @@ class SessionOutput(serializers.Serializer):
     audio_message_count = serializers.IntegerField()
     attachment_count = serializers.IntegerField()
     duration_seconds = serializers.IntegerField(allow_null=True)
-    intervention_triggered = serializers.BooleanField(required=False, help_text="P3: staff only.")
+    intervention_triggered = staff_only(serializers.BooleanField)
     createdAt = serializers.DateTimeField(source="created_at")
     updatedAt = serializers.DateTimeField(source="updated_at")
     endedAt = serializers.DateTimeField(source="ended_at", allow_null=True)
@@ -243,24 +244,10 @@ SESSION_LIST_COLUMNS: dict[str, str] = {
 class SessionListItemOutput(serializers.Serializer):
     """One row of the history list (documents `session_list_items`; P3 for staff only)."""
 
-    _id = serializers.UUIDField()
-    session_title = serializers.CharField()
-    session_type = serializers.ChoiceField(choices=SessionType.choices)
-    trigger_source = serializers.ChoiceField(choices=TriggerSource.choices)
-    status = serializers.CharField(help_text="Engine status: active, completed, …")
-    session_summary = serializers.CharField()
-    satisfaction_score = serializers.IntegerField(allow_null=True)
-    modality_flags = ModalityFlagsSerializer()
-    message_count = serializers.IntegerField()
-    initial_risk_level = serializers.ChoiceField(
-        choices=RiskLevel.choices, required=False, help_text="P3: staff only."
-    )
-    final_risk_level = serializers.ChoiceField(
-        choices=RiskLevel.choices, allow_null=True, required=False, help_text="P3: staff only."
-    )
-    createdAt = serializers.DateTimeField()
-    updatedAt = serializers.DateTimeField()
-    endedAt = serializers.DateTimeField(allow_null=True)
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # The session's own fields, fewer: the list and the session cannot drift apart.
+        fields = SessionOutput().get_fields()
+        return {name: fields[name] for name in SESSION_LIST_COLUMNS}
 
 
 def session_list_columns() -> list[str]:

@@ -32,7 +32,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
 from psychologist.models import (
     Analysis,
@@ -269,6 +269,55 @@ def _label(day: date) -> str:
     return day.strftime("%-d %b")
 
 
+# Each chart's title over its window of `days` days, by its id.
+CHART_TITLES = {
+    "risk": ngettext_lazy(
+        "Risk sessions (L3/L4), last %(days)d day",
+        "Risk sessions (L3/L4), last %(days)d days",
+        "days",
+    ),
+    "cbt": ngettext_lazy(
+        "CBT techniques, last %(days)d day",
+        "CBT techniques, last %(days)d days",
+        "days",
+    ),
+    "mood": ngettext_lazy(
+        "Mood across sessions, last %(days)d day",
+        "Mood across sessions, last %(days)d days",
+        "days",
+    ),
+    "abandoned": ngettext_lazy(
+        "Abandoned sessions, last %(days)d day",
+        "Abandoned sessions, last %(days)d days",
+        "days",
+    ),
+    "cost": ngettext_lazy(
+        "LLM cost per day by agent and tier, last %(days)d day",
+        "LLM cost per day by agent and tier, last %(days)d days",
+        "days",
+    ),
+    "claim": ngettext_lazy(
+        "Time from crisis alert to claim, last %(days)d day",
+        "Time from crisis alert to claim, last %(days)d days",
+        "days",
+    ),
+    "homework": ngettext_lazy(
+        "Homework completion, due in the last %(days)d day",
+        "Homework completion, due in the last %(days)d days",
+        "days",
+    ),
+}
+
+
+def _chart(chart_id: str, days: int, **fields: Any) -> Chart:
+    return Chart(id=chart_id, title=CHART_TITLES[chart_id] % {"days": days}, **fields)
+
+
+def _stacked_per_day(span: list[date]) -> dict[str, Any]:
+    """What a chart of one stack of bars a day of `span` says of its drawing."""
+    return {"kind": "bar", "stacked": True, "labels": [_label(d) for d in span]}
+
+
 def risk_sessions_per_day(
     sessions: QuerySet[AskSession], *, now: datetime, days: int = 30
 ) -> Chart:
@@ -292,14 +341,9 @@ def risk_sessions_per_day(
     span = _days(now, days)
     data = [counts.get(day, 0) for day in span]
     total = sum(data)
-    return Chart(
-        id="risk",
-        title=ngettext(
-            "Risk sessions (L3/L4), last %(days)d day",
-            "Risk sessions (L3/L4), last %(days)d days",
-            days,
-        )
-        % {"days": days},
+    return _chart(
+        "risk",
+        days,
         kind="bar",
         labels=[_label(d) for d in span],
         series=[{"label": _("Sessions at L3/L4"), "data": data}],
@@ -325,12 +369,9 @@ def cbt_techniques(sessions: QuerySet[AskSession], *, now: datetime, days: int =
                 ratings[technique].append(score)
     top = [name for name, _ in used.most_common(TECHNIQUES_MAX)]
     averages = [round(statistics.fmean(ratings[n]), 2) if ratings[n] else None for n in top]
-    return Chart(
-        id="cbt",
-        title=ngettext(
-            "CBT techniques, last %(days)d day", "CBT techniques, last %(days)d days", days
-        )
-        % {"days": days},
+    return _chart(
+        "cbt",
+        days,
         kind="combo",
         labels=top,
         series=[
@@ -375,17 +416,10 @@ def mood_trend(sessions: QuerySet[AskSession], *, now: datetime, days: int = 30)
         for mood in MOODS
     ]
     totals = {s["mood"]: sum(s["data"]) for s in series}
-    return Chart(
-        id="mood",
-        title=ngettext(
-            "Mood across sessions, last %(days)d day",
-            "Mood across sessions, last %(days)d days",
-            days,
-        )
-        % {"days": days},
-        kind="bar",
-        stacked=True,
-        labels=[_label(d) for d in span],
+    return _chart(
+        "mood",
+        days,
+        **_stacked_per_day(span),
         series=series,
         # Translators: one mood's count in the chart's summary, e.g. "3 declining".
         summary=", ".join(
@@ -423,12 +457,9 @@ def abandoned_rate(sessions: QuerySet[AskSession], *, now: datetime, days: int =
     ended = sum(e for e, _ in by_day.values())
     abandoned = sum(a for _, a in by_day.values())
     rate = round(100 * abandoned / ended, 1) if ended else 0.0
-    return Chart(
-        id="abandoned",
-        title=ngettext(
-            "Abandoned sessions, last %(days)d day", "Abandoned sessions, last %(days)d days", days
-        )
-        % {"days": days},
+    return _chart(
+        "abandoned",
+        days,
         kind="line",
         unit="%",
         labels=[_label(d) for d in span],
@@ -482,18 +513,11 @@ def llm_cost_per_day(sessions: QuerySet[AskSession], *, now: datetime, days: int
         for a in agents
     ]
     total = sum(cost.values()) / 1_000_000
-    return Chart(
-        id="cost",
-        title=ngettext(
-            "LLM cost per day by agent and tier, last %(days)d day",
-            "LLM cost per day by agent and tier, last %(days)d days",
-            days,
-        )
-        % {"days": days},
-        kind="bar",
-        stacked=True,
+    return _chart(
+        "cost",
+        days,
+        **_stacked_per_day(span),
         unit="$",
-        labels=[_label(d) for d in span],
         series=series,
         summary=ngettext(
             "%(cost)s over %(calls)d call", "%(cost)s over %(calls)d calls", sum(calls.values())
@@ -533,14 +557,9 @@ def time_to_claim(sessions: QuerySet[AskSession], *, now: datetime, days: int = 
     labels = [timezone.localtime(at).strftime("%-d %b %H:%M") for at, _, _ in claims]
     minutes = [round(seconds / 60, 1) for _, seconds, _ in claims]
     median = statistics.median(minutes) if minutes else None
-    return Chart(
-        id="claim",
-        title=ngettext(
-            "Time from crisis alert to claim, last %(days)d day",
-            "Time from crisis alert to claim, last %(days)d days",
-            days,
-        )
-        % {"days": days},
+    return _chart(
+        "claim",
+        days,
         kind="bar",
         unit=_("min"),
         labels=labels,
@@ -597,17 +616,10 @@ def homework_completion(sessions: QuerySet[AskSession], *, now: datetime, days: 
     totals = {key: sum(data) for key, data in per_stack.items()}
     settled = totals["done"] + totals["skipped"] + totals["expired"]
     rate = round(100 * totals["done"] / settled) if settled else 0
-    return Chart(
-        id="homework",
-        title=ngettext(
-            "Homework completion, due in the last %(days)d day",
-            "Homework completion, due in the last %(days)d days",
-            days,
-        )
-        % {"days": days},
-        kind="bar",
-        stacked=True,
-        labels=[_label(d) for d in span],
+    return _chart(
+        "homework",
+        days,
+        **_stacked_per_day(span),
         series=series,
         summary=_("%(rate)d%% done (%(done)d of %(settled)d settled, %(open)d still open)")
         % {"rate": rate, "done": totals["done"], "settled": settled, "open": totals["open"]},

@@ -68,6 +68,13 @@ def finish(client: Any, session_id: str) -> AskSession:
     return AskSession.objects.get(pk=session_id)
 
 
+def session_through(client: Any, topic: str, answers: Any) -> AskSession:
+    """A whole session: the topic, `answers` until the completion card, the end."""
+    session_id, state = start(client, topic)
+    reply_until_completion(client, session_id, state, answers)
+    return finish(client, session_id)
+
+
 def closing_of(session_id: str) -> str:
     closing = AskMessage.objects.filter(session_id=session_id, kind=AskMessage.Kind.CLOSING)
     return closing.get().text
@@ -150,12 +157,9 @@ def test_a_second_session_does_not_repeat_the_firsts_questions(alice, api_as):
 
 
 def test_an_insight_quotes_the_client(alice, api_as):
-    client = api_as(alice)
-    session_id, state = start(client, "My sister and I argue all the time")
-    state = reply_until_completion(
-        client,
-        session_id,
-        state,
+    session = session_through(
+        api_as(alice),
+        "My sister and I argue all the time",
         (
             "She says I always ruin family dinners.",
             "I feel it is my fault every time.",
@@ -165,9 +169,8 @@ def test_an_insight_quotes_the_client(alice, api_as):
             "I think that's all.",
         ),
     )
-    session = finish(client, session_id)
 
-    insights = AskMessage.objects.filter(session_id=session_id, kind=AskMessage.Kind.INSIGHT)
+    insights = AskMessage.objects.filter(session_id=session.pk, kind=AskMessage.Kind.INSIGHT)
     quoted = [i.text for i in insights] + list(session.key_insights)
     assert quoted
     assert all("«" in text for text in quoted), quoted
@@ -183,14 +186,11 @@ def test_an_insight_quotes_the_client(alice, api_as):
     ],
 )
 def test_no_better_closing_without_an_improving_mood(api_as, locale, topic, answers):
-    client = person(api_as, "sam", locale)
-    session_id, state = start(client, topic)
-    state = reply_until_completion(client, session_id, state, answers)
-    session = finish(client, session_id)
+    session = session_through(person(api_as, "sam", locale), topic, answers)
 
-    shown = [closing_of(session_id), session.session_summary, *session.key_insights]
+    shown = [closing_of(session.pk), session.session_summary, *session.key_insights]
     shown += list(
-        AskMessage.objects.filter(session_id=session_id, kind=AskMessage.Kind.INSIGHT).values_list(
+        AskMessage.objects.filter(session_id=session.pk, kind=AskMessage.Kind.INSIGHT).values_list(
             "text", flat=True
         )
     )
@@ -201,12 +201,9 @@ def test_no_better_closing_without_an_improving_mood(api_as, locale, topic, answ
 
 
 def test_a_better_closing_after_a_really_improving_mood(alice, api_as):
-    client = api_as(alice)
-    session_id, state = start(client, "I feel awful and anxious about my exam")
-    state = reply_until_completion(
-        client,
-        session_id,
-        state,
+    session = session_through(
+        api_as(alice),
+        "I feel awful and anxious about my exam",
         (
             "I am scared and sad, it is terrible.",
             "Talking about it helps, I feel calmer now.",
@@ -215,11 +212,10 @@ def test_a_better_closing_after_a_really_improving_mood(alice, api_as):
             "Great, I am happy with the plan.",
         ),
     )
-    session = finish(client, session_id)
 
     assert "lighter" in session.session_summary.lower()
     assert any(
-        word in closing_of(session_id).lower() for word in ("lighter", "more room", "better")
+        word in closing_of(session.pk).lower() for word in ("lighter", "more room", "better")
     )
 
 

@@ -70,6 +70,15 @@ def url(name: str, session_id: Any) -> str:
     return reverse(f"sessions:session-{name}", kwargs={"session_id": session_id})
 
 
+def session_of_a_new_client(api_as: Any, username: str, locale: str) -> tuple[Any, str]:
+    """A client of its own whose profile is in `locale`, and the id of a session it opened."""
+    user = factories.ClientFactory(username=username)
+    factories.UserProfileFactory(user=user, locale=locale)
+    client = api_as(user)
+    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+    return client, session_id
+
+
 def client_with_history(locale: str) -> Any:
     """A client whose profile is in `locale`, with one earlier closed session in it."""
     user = factories.ClientFactory(username=f"client-{locale}")
@@ -199,10 +208,7 @@ def test_a_resume_reminder_is_written_in_the_clients_language(locale, title, api
 
 
 def test_a_client_with_an_english_locale_who_writes_russian_is_answered_in_russian(api_as):
-    user = factories.ClientFactory(username="writes-russian")
-    factories.UserProfileFactory(user=user, locale="en")
-    client = api_as(user)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+    client, session_id = session_of_a_new_client(api_as, "writes-russian", "en")
     opening = client.get(url("state", session_id)).json()
     assert opening["current_card"]["text"] == "What would you like to talk about today?"
 
@@ -219,10 +225,7 @@ def test_a_client_with_an_english_locale_who_writes_russian_is_answered_in_russi
 
 
 def test_a_short_ok_keeps_the_sessions_language(api_as):
-    user = factories.ClientFactory(username="says-ok")
-    factories.UserProfileFactory(user=user, locale="ru")
-    client = api_as(user)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+    client, session_id = session_of_a_new_client(api_as, "says-ok", "ru")
 
     state = client.post(url("messages", session_id), {"text": "ok"}, format="json").json()
 
@@ -306,10 +309,7 @@ def test_russian_cards_and_intro_agree_with_the_clients_gender(answers, gender, 
 
 
 def test_before_the_client_tells_its_gender_no_card_guesses_it(api_as):
-    user = factories.ClientFactory(username="unknown-gender")
-    factories.UserProfileFactory(user=user, locale="ru")
-    client = api_as(user)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+    client, session_id = session_of_a_new_client(api_as, "unknown-gender", "ru")
     state = client.post(url("messages", session_id), {"text": TOPIC["ru"]}, format="json").json()
     texts = shown(state)
     for text in ANSWERS["ru"][:3]:
@@ -363,10 +363,7 @@ def test_a_hook_from_a_session_in_another_language_is_skipped_never_quoted(api_a
 
 
 def test_a_client_writing_traditional_chinese_is_read_and_answered_in_simplified(api_as):
-    user = factories.ClientFactory(username="writes-traditional")
-    factories.UserProfileFactory(user=user, locale="zh-Hant")
-    client = api_as(user)
-    session_id = client.post(reverse("sessions:session-list"), {}, format="json").json()["_id"]
+    client, session_id = session_of_a_new_client(api_as, "writes-traditional", "zh-Hant")
     opening = client.get(url("state", session_id)).json()
     assert opening["current_card"]["text"] == "今天你想聊些什么？"
 

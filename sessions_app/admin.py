@@ -48,17 +48,25 @@ def _sessions_of_counselor(user: Any, prefix: str = "") -> Q:
     return Q(**{f"{prefix}user_id__in": caseload}) | Q(**{f"{prefix}handoff_counselor": user})
 
 
-class CounselorScopedAdmin(admin.ModelAdmin):
+class ScopedAdmin(admin.ModelAdmin):
+    """Everything for ops; for anyone else only the rows `scope` leaves."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset = super().get_queryset(request)
+        return queryset if _sees_everything(request) else self.scope(queryset, request.user)
+
+    def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
+        raise NotImplementedError
+
+
+class CounselorScopedAdmin(ScopedAdmin):
     """Everything for ops; for anyone else only rows tied to sessions they may read."""
 
     # Path from this model to its AskSession ("" for AskSession itself, "session__" otherwise).
     session_path: str = "session__"
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        queryset = super().get_queryset(request)
-        if _sees_everything(request):
-            return queryset
-        return queryset.filter(_sessions_of_counselor(request.user, self.session_path))
+    def scope(self, queryset: QuerySet[Any], user: Any) -> QuerySet[Any]:
+        return queryset.filter(_sessions_of_counselor(user, self.session_path))
 
 
 class NoWrites:
@@ -277,7 +285,7 @@ class AskAgentAdmin(admin.ModelAdmin):
 
 
 @admin.register(UserProfile)
-class UserProfileAdmin(admin.ModelAdmin):
+class UserProfileAdmin(ScopedAdmin):
     list_display = (
         "user",
         "display_name",
@@ -294,16 +302,13 @@ class UserProfileAdmin(admin.ModelAdmin):
     list_select_related = ("user",)
     autocomplete_fields = ("user",)
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[UserProfile]:
-        queryset = super().get_queryset(request)
-        if _sees_everything(request):
-            return queryset
-        caseload = CaseloadAssignment.objects.filter(counselor=request.user).values("client_id")
-        return queryset.filter(Q(user_id__in=caseload) | Q(user=request.user))
+    def scope(self, queryset: QuerySet[UserProfile], user: Any) -> QuerySet[UserProfile]:
+        caseload = CaseloadAssignment.objects.filter(counselor=user).values("client_id")
+        return queryset.filter(Q(user_id__in=caseload) | Q(user=user))
 
 
 @admin.register(CaseloadAssignment)
-class CaseloadAssignmentAdmin(admin.ModelAdmin):
+class CaseloadAssignmentAdmin(ScopedAdmin):
     list_display = ("counselor", "client", "created_at")
     # Only users who actually are counselors in some assignment, not every user.
     list_filter = (("counselor", admin.RelatedOnlyFieldListFilter),)
@@ -311,11 +316,10 @@ class CaseloadAssignmentAdmin(admin.ModelAdmin):
     list_select_related = ("counselor", "client")
     autocomplete_fields = ("counselor", "client")
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[CaseloadAssignment]:
-        queryset = super().get_queryset(request)
-        if _sees_everything(request):
-            return queryset
-        return queryset.filter(counselor=request.user)
+    def scope(
+        self, queryset: QuerySet[CaseloadAssignment], user: Any
+    ) -> QuerySet[CaseloadAssignment]:
+        return queryset.filter(counselor=user)
 
 
 @admin.register(Task)
@@ -353,7 +357,7 @@ class TaskAdmin(NoWrites, CounselorScopedAdmin):
 
 
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
+class NotificationAdmin(ScopedAdmin):
     list_display = ("kind", "user", "session", "scheduled_for", "sent_at", "read_at")
     list_filter = ("kind", ("sent_at", admin.EmptyFieldListFilter))
     search_fields = ("user__username", "dedupe_key")
@@ -361,11 +365,8 @@ class NotificationAdmin(admin.ModelAdmin):
     list_select_related = ("user", "session")
     autocomplete_fields = ("user", "session")
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Notification]:
-        queryset = super().get_queryset(request)
-        if _sees_everything(request):
-            return queryset
-        return queryset.filter(user=request.user)
+    def scope(self, queryset: QuerySet[Notification], user: Any) -> QuerySet[Notification]:
+        return queryset.filter(user=user)
 
 
 # --- flows (SPEC §4): edited here, read by the engine on every turn -----------------------------
@@ -449,7 +450,7 @@ class CrisisResourceAdmin(admin.ModelAdmin):
 
 
 @admin.register(SandboxSession)
-class SandboxSessionAdmin(admin.ModelAdmin):
+class SandboxSessionAdmin(ScopedAdmin):
     """The sandbox's test sessions: read-only (the sandbox page starts them); a counselor sees
     its own, ops every one."""
 
@@ -465,9 +466,8 @@ class SandboxSessionAdmin(admin.ModelAdmin):
         "created_at",
     )
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[SandboxSession]:
-        queryset = super().get_queryset(request)
-        return queryset if _sees_everything(request) else queryset.filter(counselor=request.user)
+    def scope(self, queryset: QuerySet[SandboxSession], user: Any) -> QuerySet[SandboxSession]:
+        return queryset.filter(counselor=user)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

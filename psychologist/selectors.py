@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -45,17 +45,8 @@ class LogEvent:
     text: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "seq": self.seq,
-            "type": self.type,
-            "actor": self.actor,
-            "payload": self.payload,
-            "created_at": self.created_at.isoformat(),
-            "message_role": self.message_role,
-            "message_kind": self.message_kind,
-            "text": self.text,
-        }
+        row = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {**row, "created_at": self.created_at.isoformat()}
 
 
 @dataclass(frozen=True)

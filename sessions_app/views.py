@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -74,6 +75,34 @@ def _session(
         if exc.status == 403:
             raise PermissionDenied(exc.detail) from None
         raise Http404(exc.detail) from None
+
+
+def _session_to(
+    request: HttpRequest, session_id: Any, action: SessionAction, refusal: str
+) -> AskSession:
+    """The session to write to, when the user's role may do `action` to it (403 otherwise)."""
+    session = _session(request.user, session_id, write=True)
+    if not session_may(request.user, session, action):
+        raise PermissionDenied(refusal)
+    return session
+
+
+def _session_to_steer(request: HttpRequest, session_id: Any) -> AskSession:
+    """Moving where the session goes next (continuing from a message, switching the workline)."""
+    return _session_to(
+        request,
+        session_id,
+        SessionAction.CONTINUE_FROM,
+        _("Watching is read-only: your role may not move this session."),
+    )
+
+
+def _of_session[M: Model](model: type[M], session: AskSession, pk: Any, missing: str) -> M:
+    """The session's row `pk` of `model`; 404 saying `missing` when the session has none."""
+    row = model.objects.filter(session=session, pk=pk).first()
+    if row is None:
+        raise Http404(missing)
+    return row
 
 
 @require_GET
@@ -177,13 +206,10 @@ def session_detail(request: HttpRequest, session_id: Any) -> HttpResponse:
 @require_POST
 @staff_page
 def session_continue_from(request: HttpRequest, session_id: Any) -> HttpResponse:
-    session = _session(request.user, session_id, write=True)
-    if not session_may(request.user, session, SessionAction.CONTINUE_FROM):
-        raise PermissionDenied(_("Watching is read-only: your role may not move this session."))
+    session = _session_to_steer(request, session_id)
     raw = request.POST.get("message_id", "")
-    message = AskMessage.objects.filter(session=session, pk=raw if raw.isdigit() else 0).first()
-    if message is None:
-        raise Http404(_("No such message in this session."))
+    pk = raw if raw.isdigit() else 0
+    message = _of_session(AskMessage, session, pk, _("No such message in this session."))
     return _redrawn_after(
         request,
         session,
@@ -195,9 +221,9 @@ def session_continue_from(request: HttpRequest, session_id: Any) -> HttpResponse
 @staff_page
 def session_risk(request: HttpRequest, session_id: Any) -> HttpResponse:
     """Raise or lower the risk level by hand; lowering needs a reason (SPEC §3)."""
-    session = _session(request.user, session_id, write=True)
-    if not session_may(request.user, session, SessionAction.RISK):
-        raise PermissionDenied(_("Your role may not change the risk level."))
+    session = _session_to(
+        request, session_id, SessionAction.RISK, _("Your role may not change the risk level.")
+    )
     level, reason = request.POST.get("level", ""), request.POST.get("reason", "")
     return _redrawn_after(
         request,
@@ -211,13 +237,9 @@ def session_risk(request: HttpRequest, session_id: Any) -> HttpResponse:
 def session_workline_activate(
     request: HttpRequest, session_id: Any, workline_id: int
 ) -> HttpResponse:
-    session = _session(request.user, session_id, write=True)
     # Switching the focus moves where the next message goes: steering, like continue-from.
-    if not session_may(request.user, session, SessionAction.CONTINUE_FROM):
-        raise PermissionDenied(_("Watching is read-only: your role may not move this session."))
-    workline = Workline.objects.filter(session=session, pk=workline_id).first()
-    if workline is None:
-        raise Http404(_("No such workline in this session."))
+    session = _session_to_steer(request, session_id)
+    workline = _of_session(Workline, session, workline_id, _("No such workline in this session."))
     return _redrawn_after(
         request,
         session,
@@ -323,9 +345,12 @@ def _play(
 ) -> HttpResponse:
     """One move of the test client: access, the engine service under the session's provider,
     then the canvas (or the error fragment)."""
-    session = _session(request.user, session_id, write=True)
-    if not session_may(request.user, session, SessionAction.PLAY):
-        raise PermissionDenied(_("Only the counselor who started a test session plays it."))
+    session = _session_to(
+        request,
+        session_id,
+        SessionAction.PLAY,
+        _("Only the counselor who started a test session plays it."),
+    )
 
     def played() -> None:
         with sandbox.providers_for(session):

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 # The LLM layer's tables belong to this app; importing them here registers them with it.
 from psychologist.llm.models import LLMAgent, LLMCall, LLMProviderName, ModelBinding  # noqa: F401
-from sessions_app.models import in_choices
+from sessions_app.models import TerminationReason, in_choices
 
 
 class AnalysisRequest(models.Model):
@@ -69,14 +69,15 @@ class AnalysisTier(models.TextChoices):
     HEAVY = "heavy", _("Heavy")
 
 
-class TerminationCause(models.TextChoices):
-    """The classifier's output (`psychologist.termination`): `termination_reason` plus graceful."""
-
-    GRACEFUL = "graceful", "Graceful close"
-    ABANDONED_TIMEOUT = "abandoned_timeout", "Abandoned (idle timeout)"
-    HEARTBEAT_TIMEOUT = "heartbeat_timeout", "Heartbeat timeout"
-    KILLED = "killed", "Killed"
-    ERROR = "error", "Error"
+# The classifier's output (`psychologist.termination`): the session's `termination_reason`, or
+# graceful when it has none. Derived, so that a new reason is a cause too.
+TerminationCause = models.TextChoices(
+    "TerminationCause",
+    [
+        ("GRACEFUL", ("graceful", _("Graceful close"))),
+        *((reason.name, (reason.value, reason.label)) for reason in TerminationReason),
+    ],
+)
 
 
 class AnalysisQuerySet(models.QuerySet["Analysis"]):

@@ -12,7 +12,12 @@ from django.db import transaction
 
 from sessions_app.models import AskSession
 from tests.server import ARTIFACTS, daphne, database_url
-from tests.sessions_app.test_outages import call, call_with_headers, client_who_signs_in
+from tests.sessions_app.test_outages import (
+    call,
+    call_with_headers,
+    client_who_signs_in,
+    sign_in_and_create_a_session,
+)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.usefixtures("transactional_db")]
 
@@ -22,15 +27,9 @@ POOLED = {"DB_POOL": "1", "DB_POOL_MIN_SIZE": "0", "DB_POOL_MAX_SIZE": "2", "DB_
 def test_a_request_that_gets_no_pooled_connection_answers_503_with_retry_after():
     client_who_signs_in("pia")
     with daphne(db_url=database_url(), log_name="pool.log", env=POOLED) as url:
-        status, login = call(
-            f"{url}/api/auth/token", "POST", {"username": "pia", "password": "a long test password"}
-        )
-        assert status == 200, login
-        token = login["token"]
-        status, created = call(f"{url}/api/ask/sessions", "POST", {}, token)
-        assert status == 201, created
+        token, created = sign_in_and_create_a_session(url, "pia")
         base = f"{url}/api/ask/sessions/{created['_id']}"
-        status, state = call(f"{base}/state", "GET", token=token)
+        _, state = call(f"{base}/state", "GET", token=token)
         body = {"card_id": state["current_card"]["id"], "text": "Work stress"}
 
         def answer(_: int) -> Any:

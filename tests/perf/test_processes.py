@@ -13,7 +13,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.server import database_url, uvicorn
-from tests.sessions_app.test_outages import PASSWORD, call, client_who_signs_in
+from tests.sessions_app.test_outages import call, client_who_signs_in, sign_in_and_create_a_session
 
 pytestmark = [pytest.mark.postgres, pytest.mark.usefixtures("transactional_db")]
 
@@ -47,13 +47,7 @@ def test_an_answer_through_one_process_reaches_a_watcher_on_another(layer):
         uvicorn(db_url=db, log_name="process-a.log", env=env) as watcher_side,
         uvicorn(db_url=db, log_name="process-b.log", env=env) as writer_side,
     ):
-        status, login = call(
-            f"{writer_side}/api/auth/token", "POST", {"username": "wes", "password": PASSWORD}
-        )
-        assert status == 200, login
-        token = login["token"]
-        status, created = call(f"{writer_side}/api/ask/sessions", "POST", {}, token)
-        assert status == 201, created
+        token, created = sign_in_and_create_a_session(writer_side, "wes")
         base = f"/api/ask/sessions/{created['_id']}"
         status, state = call(f"{writer_side}{base}/state", "GET", token=token)
         ws_url = watcher_side.replace("http://", "ws://") + f"/ws/sessions/{created['_id']}/"

@@ -1467,6 +1467,75 @@ RULES.extend(
             ),
         ),
         (
+            # Unsure of wanting to wake up, to live.
+            "passive_ideation",
+            (
+                r"\b(?:not sure|not certain|don't know if|do not know if|unsure if|unsure whether|"
+                r"not sure if|not sure whether|don't even know if) i (?:even |really |still )?"
+                r"(?:want|wanna) (?:to )?(?:wake up|be alive|live|keep living|keep going on|exist|"
+                r"be here anymore|see tomorrow|make it to tomorrow)\b"
+            ),
+        ),
+        (
+            # "Easier for everyone if I wasn't here."
+            "burden",
+            (
+                r"\b(?:easier|better|happier|lighter|simpler|fine|relieved|better off)\b"
+                r"[^.!?]{0,40}?\bif i (?:wasn't|weren't|was not|were not|was gone|were gone|"
+                r"was dead|were dead|didn't exist|did not exist|disappeared|wasn't here|"
+                r"wasn't around|weren't around)\b"
+                r"(?! (?:for|at|during|on|in|until|till|this|next|tonight|today|tomorrow)\b)"
+            ),
+        ),
+        (
+            # Planning how, wanting out of life, no way out but death.
+            "intent_plan",
+            (
+                r"\b(?:started|been|begun|began|am|i'm) planning (?:out )?(?:how|when|where) "
+                r"(?:i'd|i would|i will|i'll|i'm going to|to) (?:do it|end it|go through with it)\b"
+                r"(?!\s*[-:,—]\s*\w)"
+            ),
+        ),
+        (
+            "passive_ideation",
+            (
+                r"\b(?:want|wanna|need|wish i could) (?:out of|to get out of|to check out of|to "
+                r"escape|to leave) (?:this|my) (?:life|existence|world)\b|\bno way out\b"
+                r"[^.!?]{0,30}?\b(?:except|but|other than) (?:dying|death|to die|killing myself|"
+                r"ending it|suicide)\b|\b(?:any|a|no|the only) way out\b[^.!?]{0,30}?\b(?:except|"
+                r"but|other than|is) (?:dying|death|to die|killing myself|ending it|suicide)\b"
+            ),
+        ),
+        (
+            # Not expecting to be here much longer.
+            "passive_ideation",
+            (
+                r"\b(?:won't|will not|don't think i'll|do not think i'll|doubt i'll|not going to|"
+                r"probably won't|i might not) be (?:around|here|alive) (?:for )?"
+                r"(?:much|very|that)? ?(?:longer|long)\b(?! (?:at|in|with) (?:this|the|my) "
+                r"(?:company|job|team|office|city|town|school|place|house|flat|apartment|club|country)\b)"
+            ),
+        ),
+        (
+            # Dwelling on one's own death or funeral.
+            "passive_ideation",
+            (
+                r"\b(?:imagin|pictur|fantasi[sz]|daydream|dream)\w* (?:about |of )?(?:my (?:own )?"
+                r"(?:funeral|death|grave)|being dead|not being here|not existing)\b"
+            ),
+        ),
+        (
+            # Affairs put in order: the will written and belongings or pets given away.
+            "preparatory",
+            (
+                r"\b(?:updated|wrote|made|finished|sorted|redid|changed) (?:out )?my will\b"
+                r"[^.!?]{0,60}?"
+                r"\b(?:gave|giving|given|rehomed|found (?:a )?(?:new )?home for)\b"
+                r"|\b(?:gave|giving|given|rehomed) (?:away )?(?:my|all my) \w+[^.!?]{0,60}?"
+                r"\b(?:updated|wrote|made|finished|sorted) (?:out )?my will\b"
+            ),
+        ),
+        (
             # Hurting oneself as a punishment.
             "self_harm",
             (

@@ -306,6 +306,17 @@ def assess(text: str, locale: str = "en", *, context: bool = False) -> Assessmen
     plan", "I'm going to do it tonight" mean one thing there."""
     if not text or not text.strip():
         return Assessment()
+    return _assessed(str(text), str(locale or ""), bool(context))
+
+
+# One answer is assessed several times in its turn (the safety net, fatigue, the flow router,
+# the offline Analyst over the batch, the Summarizer over the session): a pure function of its
+# arguments with an immutable result, so each text is scanned once per process.
+ASSESSED_CACHED = 2048  # texts of at most 4,000 characters: a few MB at worst
+
+
+@lru_cache(maxsize=ASSESSED_CACHED)
+def _assessed(text: str, locale: str, context: bool) -> Assessment:
     first = _language_of(locale)
     order = sorted(_LANGUAGES, key=lambda code: code != first)
     normal = norm.normal_view(text)
@@ -345,7 +356,8 @@ def assess(text: str, locale: str = "en", *, context: bool = False) -> Assessmen
 
 
 def clear_caches() -> None:
-    """Forget the per-word caches (the benchmark's cold runs)."""
+    """Forget the per-text and per-word caches (the benchmark's cold runs)."""
+    _assessed.cache_clear()
     _correct.cache_clear()
     _segment.cache_clear()
     norm._translit_word.cache_clear()

@@ -155,6 +155,7 @@ def serve(workers: int, db_url: str):
     command = [sys.executable, "-m", "uvicorn", "bench._load_server:application"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
     command += ["--lifespan", "off", "--no-access-log", "--no-proxy-headers"]
+    command += ["--http", "config.uvicorn_http:H11NoDelayProtocol"]  # as make serve-prod
     log = open(ROOT / "bench" / f".load-server-{workers}.log", "wb")  # noqa: SIM115
     server = subprocess.Popen(command, cwd=ROOT, env=server_env(db_url), stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"

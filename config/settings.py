@@ -447,7 +447,7 @@ if REDIS_URL:
     # Short socket timeouts: an unreachable Redis must fail a throttle open quickly, not hang it.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.redis_cache.SharedRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }

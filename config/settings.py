@@ -104,8 +104,12 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "sessions_app.edge.limits.DatabaseUnavailableMiddleware",
-    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout answer.
+    # Last of those that act, as django-axes asks: it turns a locked-out sign-in into the
+    # lockout answer.
     "axes.middleware.AxesMiddleware",
+    # Sync-only, after all of them: under ASGI the chain above runs in the request's thread
+    # instead of hopping between the event loop and the thread at every middleware.
+    "config.middleware.OneThreadMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

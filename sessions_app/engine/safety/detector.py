@@ -355,9 +355,11 @@ def _assessed(text: str, locale: str, context: bool) -> Assessment:
     return Assessment(findings, "L4" if severe else "L3", categories)
 
 
-def clear_caches() -> None:
-    """Forget the per-text and per-word caches (the benchmark's cold runs)."""
+def clear_caches(*, per_word: bool = True) -> None:
+    """Forget the assessed texts and, unless `per_word` is False, the per-word caches (the
+    benchmark's warm and cold runs)."""
     _assessed.cache_clear()
-    _correct.cache_clear()
-    _segment.cache_clear()
-    norm._translit_word.cache_clear()
+    if per_word:
+        _correct.cache_clear()
+        _segment.cache_clear()
+        norm._translit_word.cache_clear()

@@ -73,10 +73,6 @@ def session_group(session_id: object) -> str:
 Message = tuple[str, dict[str, Any]]  # (group, message)
 
 
-def _send(group: str, message: dict[str, Any]) -> None:
-    _send_all([(group, message)])
-
-
 def _send_all(messages: list[Message]) -> None:
     """Send `messages` in order. Inside the ASGI server (a request's thread, whose event loop
     runs the layer) they are handed to that loop and the request goes on without waiting for
@@ -110,6 +106,10 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     return loop
 
 
+# A Redis that accepts and never answers must not hold every later push of the process (they
+# wait in the chain) — nor, outside the server, the caller.
+PUSH_TIMEOUT_SECONDS = 5
+
 # Per event loop, the last chained send; and every send still running (a task needs a strong
 # reference until it ends).
 _tails: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
@@ -132,7 +132,7 @@ async def _publish(
         await asyncio.wait([after])
     for group, message in messages:
         try:
-            await layer.group_send(group, message)
+            await asyncio.wait_for(layer.group_send(group, message), PUSH_TIMEOUT_SECONDS)
         except Exception as exc:  # the layer is best-effort by design; the database is the truth
             logger.warning(
                 "push failed group=%s type=%s seq=%s error=%s",

@@ -86,7 +86,8 @@ serve-prod: install
 	$(BIN)/python manage.py collectstatic --no-input --verbosity 0
 	@export CHANNEL_LAYER=$${CHANNEL_LAYER:-pubsub}; \
 	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) \
-		--workers $(WEB_WORKERS) --lifespan off --no-access-log --no-proxy-headers & web=$$!; \
+		--workers $(WEB_WORKERS) --lifespan off --no-access-log --no-proxy-headers \
+		--http config.uvicorn_http:H11NoDelayProtocol & web=$$!; \
 	DB_POOL=0 $(BIN)/python manage.py qcluster & worker=$$!; \
 	trap 'trap - INT TERM EXIT; kill -TERM $$web $$worker 2>/dev/null; wait' INT TERM EXIT; \
 	wait -n $$web $$worker

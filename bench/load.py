@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import sys
 import time
@@ -65,9 +66,15 @@ async def call(client, tally: Tally, endpoint: str, method: str, url: str, body=
     return response.json() if response.status_code < 400 and response.content else None
 
 
+_sessions_played = itertools.count(1)
+
+
 async def play(client, tally: Tally, deadline: float) -> None:
-    """Whole sessions, one after another, until the deadline (the current one is finished)."""
+    """Whole sessions, one after another, until the deadline (the current one is finished).
+    Every session's answers are its own texts (its number in them), as real clients' are: the
+    server memoizes per-text work (the crisis scan), and a text seen before would cost less."""
     while time.perf_counter() < deadline:
+        serial = next(_sessions_played)
         created = await call(client, tally, "create", "POST", "/api/ask/sessions", {})
         if created is None:
             return
@@ -77,7 +84,10 @@ async def play(client, tally: Tally, deadline: float) -> None:
             card = (state or {}).get("current_card")
             if card is None or card["kind"] in ("completion", "last_thing"):
                 break
-            text = f"It has been a heavy week at work, part {number}, and I keep avoiding it."
+            text = (
+                f"It has been a heavy week at work, part {number} of {serial},"
+                " and I keep avoiding it."
+            )
             body = {"card_id": card["id"], "text": text}
             state = await call(client, tally, "answer", "POST", f"{base}/answers", body)
         if state is None:
@@ -155,6 +165,7 @@ def serve(workers: int, db_url: str):
     command = [sys.executable, "-m", "uvicorn", "bench._load_server:application"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
     command += ["--lifespan", "off", "--no-access-log", "--no-proxy-headers"]
+    command += ["--http", "config.uvicorn_http:H11NoDelayProtocol"]  # as make serve-prod
     log = open(ROOT / "bench" / f".load-server-{workers}.log", "wb")  # noqa: SIM115
     server = subprocess.Popen(command, cwd=ROOT, env=server_env(db_url), stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"

@@ -17,8 +17,13 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry)
 
+from sessions_app.engine import language  # noqa: E402
 from sessions_app.realtime.auth import WebsocketAuthMiddleware  # noqa: E402
 from sessions_app.realtime.routing import websocket_urlpatterns  # noqa: E402
+
+# A server process loads the language tools before it accepts a connection, not during its
+# first client's answer (jieba's dictionary alone takes half a second).
+language.warm()
 
 application = ProtocolTypeRouter(
     {

@@ -104,8 +104,12 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "sessions_app.edge.limits.DatabaseUnavailableMiddleware",
-    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout answer.
+    # Last of those that act, as django-axes asks: it turns a locked-out sign-in into the
+    # lockout answer.
     "axes.middleware.AxesMiddleware",
+    # Sync-only, after all of them: under ASGI the chain above runs in the request's thread
+    # instead of hopping between the event loop and the thread at every middleware.
+    "config.middleware.OneThreadMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -447,7 +451,7 @@ if REDIS_URL:
     # Short socket timeouts: an unreachable Redis must fail a throttle open quickly, not hang it.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.redis_cache.SharedRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }

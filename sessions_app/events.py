@@ -169,14 +169,7 @@ def _events_insert(
         ]
     )
     published = [(row.pk, row.seq, row.type) for row in rows]
-    transaction.on_commit(
-        lambda: [
-            realtime.publish_event(
-                session_id=session.pk, event_id=event_id, seq=seq, event_type=event_type
-            )
-            for event_id, seq, event_type in published
-        ]
-    )
+    transaction.on_commit(lambda: realtime.publish_events(session_id=session.pk, events=published))
     return rows
 
 

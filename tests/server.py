@@ -78,6 +78,8 @@ def uvicorn(
         "--lifespan",
         "off",
         "--no-proxy-headers",
+        "--http",
+        "config.uvicorn_http:H11NoDelayProtocol",
     ]
     with _served(command, port, db_url=db_url, log_name=log_name, env=env) as url:
         yield url

@@ -19,6 +19,7 @@ from functools import cache, lru_cache
 import pymorphy3
 from lingua import Language, LanguageDetector, LanguageDetectorBuilder
 
+from sessions_app.engine import lexicon
 from sessions_app.engine.lexicon import CJK
 
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
@@ -39,6 +40,14 @@ LOOK_AHEAD = 4
 def _lingua() -> LanguageDetector:
     languages = (Language.ENGLISH, Language.RUSSIAN, Language.CHINESE)
     return LanguageDetectorBuilder.from_languages(*languages).build()
+
+
+def warm() -> None:
+    """Load now what the first client text of a process would wait for: jieba's dictionary
+    (half a second) and the language detector. The ASGI application calls it at start."""
+    lexicon.words("你好")
+    detect("warming up the language detector")
+    _morph()
 
 
 @cache

@@ -13,11 +13,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.core.serializers.json import DjangoJSONEncoder
@@ -68,36 +70,104 @@ def session_group(session_id: object) -> str:
     return f"session.{session_id}"
 
 
-def _send(group: str, message: dict[str, Any]) -> None:
+Message = tuple[str, dict[str, Any]]  # (group, message)
+
+
+def _send_all(messages: list[Message]) -> None:
+    """Send `messages` in order. Inside the ASGI server (a request's thread, whose event loop
+    runs the layer) they are handed to that loop and the request goes on without waiting for
+    Redis: one hop for all of a commit's pushes, chained behind the process's earlier ones so
+    that they leave in commit order. Elsewhere (the worker, commands, the test client) they are
+    sent before returning, in a short-lived loop."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
+    loop = _server_loop()
+    if loop is not None:
+        try:
+            loop.call_soon_threadsafe(_chain, loop, layer, messages)
+            return
+        except RuntimeError:  # the loop closed in between (shutdown): send it here instead
+            pass
     try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception as exc:  # the layer is best-effort by design; the database is the truth
-        logger.warning(
-            "push failed group=%s type=%s seq=%s error=%s",
-            group.split(".")[0],
-            message.get("event_type"),
-            message.get("seq"),
-            type(exc).__name__,
+        async_to_sync(_publish)(layer, messages)
+    except Exception as exc:  # never raised into the request
+        logger.warning("push failed count=%s error=%s", len(messages), type(exc).__name__)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop this thread was called from through sync_to_async, or None."""
+    threadlocal = SyncToAsync.threadlocal
+    if getattr(threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(threadlocal, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    return loop
+
+
+# A Redis that accepts and never answers must not hold every later push of the process (they
+# wait in the chain) — nor, outside the server, the caller.
+PUSH_TIMEOUT_SECONDS = 5
+
+# Per event loop, the last chained send; and every send still running (a task needs a strong
+# reference until it ends).
+_tails: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+    weakref.WeakKeyDictionary()
+)
+_running: set[asyncio.Task[None]] = set()
+
+
+def _chain(loop: asyncio.AbstractEventLoop, layer: Any, messages: list[Message]) -> None:
+    task = loop.create_task(_publish(layer, messages, after=_tails.get(loop)))
+    _tails[loop] = task
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+async def _publish(
+    layer: Any, messages: list[Message], after: asyncio.Task[None] | None = None
+) -> None:
+    if after is not None and not after.done():
+        await asyncio.wait([after])
+    for group, message in messages:
+        try:
+            await asyncio.wait_for(layer.group_send(group, message), PUSH_TIMEOUT_SECONDS)
+        except Exception as exc:  # the layer is best-effort by design; the database is the truth
+            logger.warning(
+                "push failed group=%s type=%s seq=%s error=%s",
+                group.split(".")[0],
+                message.get("event_type"),
+                message.get("seq"),
+                type(exc).__name__,
+            )
+
+
+def publish_events(*, session_id: object, events: list[tuple[int, int, str]]) -> None:
+    """Tell the session's watchers (and, for queue events, the counselors) about the events
+    (id, seq, type) one commit appended, in one send."""
+    messages: list[Message] = []
+    for event_id, seq, event_type in events:
+        messages.append(
+            (
+                session_group(session_id),
+                {
+                    "type": "session.event",
+                    "session_id": str(session_id),
+                    "event_id": event_id,
+                    "seq": seq,
+                    "event_type": event_type,
+                },
+            )
         )
+        if event_type in QUEUE_EVENT_TYPES:
+            messages.append(_counselors_message(session_id, event_id, seq, event_type))
+    _send_all(messages)
 
 
 def publish_event(*, session_id: object, event_id: int, seq: int, event_type: str) -> None:
     """Tell the session's watchers (and, for queue events, the counselors) about an event."""
-    _send(
-        session_group(session_id),
-        {
-            "type": "session.event",
-            "session_id": str(session_id),
-            "event_id": event_id,
-            "seq": seq,
-            "event_type": event_type,
-        },
-    )
-    if event_type in QUEUE_EVENT_TYPES:
-        counselors_publish(session_id=session_id, event_id=event_id, seq=seq, event_type=event_type)
+    publish_events(session_id=session_id, events=[(event_id, seq, event_type)])
 
 
 def counselors_publish(*, session_id: object, event_id: int, seq: int, event_type: str) -> None:
@@ -106,8 +176,12 @@ def counselors_publish(*, session_id: object, event_id: int, seq: int, event_typ
     Called after commit; `publish_event` calls it for every queue event, so engine code that
     appends `risk.escalated` through the event service alerts counselors with no further call.
     """
+    _send_all([_counselors_message(session_id, event_id, seq, event_type)])
+
+
+def _counselors_message(session_id: object, event_id: int, seq: int, event_type: str) -> Message:
     kind = "crisis.alert" if event_type in CRISIS_EVENT_TYPES else "queue.changed"
-    _send(
+    return (
         COUNSELORS_GROUP,
         {
             "type": "counselors.notice",

@@ -136,13 +136,16 @@ def _candidates(
     formal = context.get("address") == "formal"
     gender = str(context.get("gender") or "")
 
+    # Two texts are the same question when their squashed words are; each squashed once.
+    asked_words = {common.squash(a) for a in asked}
+    shown_words = {common.squash(s) for s in shown}
+
     def fresh(variants: tuple[str, ...], text: str) -> bool:
         # Asked in any language is asked: a client who changed language gets no repeat.
+        if any(common.squash(v) in asked_words for v in variants):
+            return False
         narrated = common.second_person_question(text, lang, formal=formal, gender=gender)
-        return not (
-            any(common.same_text(v, a) for v in variants for a in asked)
-            or any(common.same_text(narrated, s) for s in shown)
-        )
+        return common.squash(narrated) not in shown_words
 
     ordered: list[str] = []
     later: list[str] = []

@@ -66,6 +66,12 @@ def second_person_statement(text: str, lang: str, *, formal: bool, gender: str =
     return _second_person(text, lang, question=False, formal=formal, gender=gender)
 
 
+# The person transforms are pure and the Analyst puts every bank question through them at each
+# batch: each (text, language, address, gender) is converted once per process.
+TRANSFORMS_CACHED = 4096
+
+
+@functools.lru_cache(maxsize=TRANSFORMS_CACHED)
 def _second_person(text: str, lang: str, *, question: bool, formal: bool, gender: str) -> str:
     grammar = {"ru": grammar_ru, "zh": grammar_zh}.get(lang, grammar_en)
     convert = grammar.to_question if question else grammar.to_statement
@@ -91,11 +97,9 @@ def _quotes_kept(text: str, convert: Any) -> str:
     return out
 
 
-def same_text(left: str, right: str) -> bool:
-    return _squash(left) == _squash(right)
-
-
-def _squash(text: str) -> str:
+@functools.lru_cache(maxsize=TRANSFORMS_CACHED)
+def squash(text: str) -> str:
+    """The words of `text`, normalized and joined: two texts are the same when these are."""
     return " ".join(lexicon.words(text))
 
 

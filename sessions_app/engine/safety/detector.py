@@ -306,6 +306,17 @@ def assess(text: str, locale: str = "en", *, context: bool = False) -> Assessmen
     plan", "I'm going to do it tonight" mean one thing there."""
     if not text or not text.strip():
         return Assessment()
+    return _assessed(str(text), str(locale or ""), bool(context))
+
+
+# One answer is assessed several times in its turn (the safety net, fatigue, the flow router,
+# the offline Analyst over the batch, the Summarizer over the session): a pure function of its
+# arguments with an immutable result, so each text is scanned once per process.
+ASSESSED_CACHED = 2048  # texts of at most 4,000 characters: a few MB at worst
+
+
+@lru_cache(maxsize=ASSESSED_CACHED)
+def _assessed(text: str, locale: str, context: bool) -> Assessment:
     first = _language_of(locale)
     order = sorted(_LANGUAGES, key=lambda code: code != first)
     normal = norm.normal_view(text)
@@ -344,8 +355,11 @@ def assess(text: str, locale: str = "en", *, context: bool = False) -> Assessmen
     return Assessment(findings, "L4" if severe else "L3", categories)
 
 
-def clear_caches() -> None:
-    """Forget the per-word caches (the benchmark's cold runs)."""
-    _correct.cache_clear()
-    _segment.cache_clear()
-    norm._translit_word.cache_clear()
+def clear_caches(*, per_word: bool = True) -> None:
+    """Forget the assessed texts and, unless `per_word` is False, the per-word caches (the
+    benchmark's warm and cold runs)."""
+    _assessed.cache_clear()
+    if per_word:
+        _correct.cache_clear()
+        _segment.cache_clear()
+        norm._translit_word.cache_clear()

@@ -44,7 +44,7 @@ from sessions_app.engine.flows import (
     pending_guard,
     session_move_validate,
 )
-from sessions_app.engine.graph import materialize, workline_path
+from sessions_app.engine.graph import materialize, path_values
 from sessions_app.engine.hygiene import client_text
 from sessions_app.engine.start import last_sessions
 from sessions_app.events import EventType
@@ -138,20 +138,22 @@ def _inputs(session: AskSession, pending: Pending) -> Inputs:
     return Inputs(flow, pairs, asked, facts, context, profile, as_written=as_written)
 
 
-def _asked_in(payloads: Any) -> list[str]:
-    """The third-person questions in Analyst payloads, in order, each once."""
-    asked: list[str] = []
-    for payload in payloads:
-        output = (payload or {}).get("output") or {}
-        asked += [str(q) for q in output.get("questions") or [] if str(q).strip()]
+# The Analyst's questions in its stored output: read as that JSON key alone.
+QUESTIONS = "payload__output__questions"
+
+
+def _asked_in(question_lists: Any) -> list[str]:
+    """The third-person questions of several Analyst outputs, in order, each once."""
+    asked = (str(q) for questions in question_lists for q in questions or [] if str(q).strip())
     return list(dict.fromkeys(asked))
 
 
 def path_questions(session: AskSession) -> list[str]:
     """The third-person questions the Analyst asked on the active workline's path."""
     workline = session.active_workline
-    path = workline_path(workline) if workline is not None else []
-    return _asked_in(m.payload for m in path if m.kind == AskMessage.Kind.ANALYSIS)
+    if workline is None:
+        return []
+    return _asked_in(path_values(workline, kind=AskMessage.Kind.ANALYSIS, field=QUESTIONS))
 
 
 def earlier_questions(session: AskSession) -> list[str]:
@@ -163,12 +165,12 @@ def earlier_questions(session: AskSession) -> list[str]:
         .order_by("-created_at")
         .values("pk")[:EARLIER_SESSIONS]
     )
-    payloads = (
+    questions = (
         AskMessage.objects.filter(session_id__in=earlier, kind=AskMessage.Kind.ANALYSIS)
         .order_by("created_at", "id")
-        .values_list("payload", flat=True)
+        .values_list(QUESTIONS, flat=True)
     )
-    return _asked_in(payloads)
+    return _asked_in(questions)
 
 
 def batch_run(session: AskSession, pending: Pending) -> TurnResult:

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -60,8 +60,20 @@ def path_messages(
     `fields`, only those columns are read."""
     if workline.head_id is None:
         return {}
-    rows = AskMessage.objects.filter(pk__in=_ancestors(workline.head_id, since))
+    rows = _path_rows(workline, since)
     return {m.pk: m for m in (rows.only(*fields) if fields else rows)}
+
+
+def path_values(workline: Workline, *, kind: str, field: str = "payload") -> list[Any]:
+    """`field` of the path's messages of `kind` (a JSON key path such as
+    "payload__output__questions" reads just that key), root → head, in one query: the walk stays
+    in SQL and only those rows are read, so a turn that needs what the Analyst asked on the path
+    does not load the whole path."""
+    if workline.head_id is None:
+        return []
+    rows = _path_rows(workline).filter(workline_id=workline.pk, kind=kind)
+    # A child is always written after its parent: id order is path order.
+    return list(rows.order_by("pk").values_list(field, flat=True))
 
 
 def workline_path(
@@ -85,15 +97,27 @@ def workline_path(
     return path
 
 
+def _path_rows(workline: Workline, since: int | None = None) -> QuerySet[AskMessage]:
+    """The messages on the head's chain. The session is named as well, though every ancestor is
+    of it: with it PostgreSQL reads the session's messages by their index and keeps the walk's
+    ids, instead of scanning every session's messages for them."""
+    return AskMessage.objects.filter(
+        session_id=workline.session_id, pk__in=_ancestors(workline.head_id, since)
+    )
+
+
 def _ancestors(head_id: int, stop_id: int | None = None) -> RawSQL:
-    """The ids of `head_id` and every parent above it up to `stop_id` (included), as a subquery
-    (the parent chain is the only index used: the primary key)."""
+    """The ids of `head_id` and every parent above it up to `stop_id` (included), as a subquery.
+    Each step looks one parent up by its primary key (a scalar subquery): a join there lets
+    PostgreSQL hash the whole table once per step when its estimates are small, which turns a
+    walk of n messages into n scans."""
     table = connection.ops.quote_name(AskMessage._meta.db_table)
     return RawSQL(
         "WITH RECURSIVE chain(id, parent_id) AS ("
         f" SELECT id, parent_id FROM {table} WHERE id = %s"
-        f" UNION ALL SELECT m.id, m.parent_id FROM {table} m JOIN chain ON m.id = chain.parent_id"
-        " WHERE chain.id <> %s"
+        " UNION ALL SELECT chain.parent_id,"
+        f" (SELECT m.parent_id FROM {table} m WHERE m.id = chain.parent_id)"
+        " FROM chain WHERE chain.parent_id IS NOT NULL AND chain.id <> %s"
         ") SELECT id FROM chain",
         [head_id, stop_id if stop_id is not None else -1],
     )

@@ -1467,6 +1467,25 @@ RULES.extend(
             ),
         ),
         (
+            # Cutting kept up, or cutting to feel.
+            "self_harm",
+            (
+                r"\b(?:keep|kept|been|started|start|still) cutting\b(?! (?:\w+ )?(?:hair|back|"
+                r"down|costs?|corners|class|classes|onions?|vegetables|veggies|wood|paper|fabric|"
+                r"coupons|ties|people off|in|out|the|them|it|him|her|sugar|carbs|meat|grass))"
+                r"|\bcut(?:ting)? (?:my ?self )?(?:just )?to (?:feel|be able to feel) (?:something|"
+                r"anything|alive|real|better|numb|in control)\b"
+            ),
+        ),
+        (
+            # Disappearing for good.
+            "passive_ideation",
+            (
+                r"\b(?:disappear|vanish|go away|fade away)\b (?:and|&) never (?:come back|return|"
+                r"be found|wake up|be seen again)\b"
+            ),
+        ),
+        (
             # Unsure of wanting to wake up, to live.
             "passive_ideation",
             (
@@ -1920,6 +1939,24 @@ FUZZY = [
     "possessions", "belongings", "stockpiling", "tomorrow", "bridge", "building", "balcony",
     "anyone", "nobody", "yourself", "wanna", "breathing", "wake", "asleep", "future",
 ]  # fmt: skip
+
+NEGATIVES.extend(
+    [
+        (
+            # Sleeping in, and being useless at something: "sleep forever on Sundays",
+            # "a waste of space at the gym".
+            "idiom",
+            (
+                r"(?:\b\w+ ){0,3}?\bsleep (?:forever|for ever) (?:on|at|this|every|during|in|till|"
+                r"until|over) (?:the |a )?(?:weekends?|sundays?|saturdays?|holidays?|vacation|"
+                r"my days? off|noon|lunch|morning|break)\b"
+                r"|\b(?:i'm|i am|im) (?:such |just )?a (?:total |complete |bit of a )?waste of "
+                r"space (?:at|in|on|during|when it comes to) (?!this world|the world|this planet|"
+                r"this earth|earth|everyone)\w+"
+            ),
+        ),
+    ]
+)
 
 NEGATIVES.extend(
     [

@@ -695,7 +695,10 @@ RULES: list[tuple[str, ...]] = [
             r"ordering|picked up|acquired|stocking up on|"
             r"stocked up on) (?:up )?(?:\w+ ){0,3}?{PILLS}\b(?=.{0,60}\b(?:for|in case|until|"
             r"enough|when|to|just|all|so|months|weeks|die|end|night|plan|ready|secretly|drawer|"
-            r"lots|hundred|\d+)\b|\s*$)"
+            r"lots|hundred|\d+)\b|\s*$)(?![^.!?]{0,25}\b(?:headaches?|migraines?|a cold|colds?|"
+            r"the flu|flu|fever|toothache|back pain|cramps|period|hay ?fever|allerg\w*|the kids?|"
+            r"my (?:son|daughter|mum|mom|dad|husband|wife|grandma|grandmother|kids?)|"
+            r"prescribed|prescription|as usual)\b)"
         ),
     ),
     (
@@ -1464,6 +1467,51 @@ RULES.extend(
                 r"ground|drop)|almost (?:jumped|went over|stepped off))\b"
                 r"(?![^.!?]{0,30}\b(?:photos?|pictures?|view|sunset|sunrise|fireworks|waiting for|"
                 r"queue|the bus|the train came|tour|guide)\b)"
+            ),
+        ),
+        (
+            # "Everyone would be happier at my funeral."
+            "burden",
+            (
+                r"\b(?:happier|better off|relieved|glad|celebrat\w*|party|partying|dance|dancing)"
+                r" (?:\w+ ){0,2}?at my (?:own )?(?:funeral|grave)\b"
+            ),
+        ),
+        (
+            # At the wheel, or in front of a means for a long time.
+            "method",
+            (
+                r"\b(?:let go of|letting go of|take my hands off|taking my hands off) the "
+                r"(?:steering )?wheel\b|\b(?:look|looked|looking|stare|stared|staring) at (?:the |"
+                r"my |a |those |these )?(?:knives|knife|blades?|razors?|pills|tablets|rope|noose|"
+                r"gun)\b[^.!?]{0,40}?\b(?:for (?:a long time|an hour|hours|ages|so long|a while)|"
+                r"a long time)\b"
+            ),
+        ),
+        (
+            # No point in anything, self included.
+            "hopelessness",
+            (
+                r"\b(?:don't|do not|can't|cannot|no longer) (?:really |even )?see (?:the|any) "
+                r"point (?:in|of) (?:anything|everything|living|life|going on|me|myself|existing|"
+                r"trying)\b"
+            ),
+        ),
+        (
+            # A plan with a date, and the means laid out.
+            "intent_plan",
+            (
+                r"\bi (?:have|'ve got|got|now have) (?:a |my )?plan and (?:a |the )?(?:date|time|"
+                r"place|method|day)\b(?! (?:for|to|of)\b)"
+            ),
+            "plan",
+        ),
+        (
+            "preparatory",
+            (
+                r"\b(?:meds|pills|tablets|medication|sleeping pills|painkillers)\b[^.!?]{0,20}?"
+                r"\b(?:in (?:one|a) (?:pile|heap|stack|row|line)|lined up|counted out|laid out|"
+                r"all out on (?:the|my) (?:table|desk|bed))\b"
             ),
         ),
         (

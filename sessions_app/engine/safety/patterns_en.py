@@ -1470,6 +1470,34 @@ RULES.extend(
             ),
         ),
         (
+            # Indifferent to dying, no future imagined, wondering what not existing is like.
+            "passive_ideation",
+            (
+                r"\bif i (?:died|die|were to die|was to die|didn't wake up)(?: \w+){0,2}?,? "
+                r"i(?:'d| would)? (?:be )?(?:okay|ok|fine|alright|at peace|good) with (?:that|it)\b"
+                r"|\bi (?:wouldn't|would not|won't|will not) mind (?:dying|being dead|if i died|"
+                r"not waking up)\b"
+                r"|\b(?:can't|cannot|can not|don't|do not) (?:imagine|see|picture) (?:myself )?"
+                r"(?:being )?(?:alive|here|around|still alive|still here) (?:in|by|next|at) "
+                r"(?!this (?:job|company|city|place|school))\w+"
+                r"|\b(?:wonder\w*|imagin\w*|thinking) (?:about )?what it (?:would|'d|might) "
+                r"(?:feel|be) like to (?:just )?(?:not exist|be dead|die|disappear|not be here|"
+                r"stop existing)\b"
+            ),
+        ),
+        (
+            # "Scared I might do something stupid tonight": the euphemism, with a time or "to
+            # myself".
+            "intent_plan",
+            (
+                r"\b(?:scared|afraid|worried|terrified|frightened) (?:that )?(?:i might|i'll|"
+                r"i will|i'm going to|i am going to|i could) do something (?:stupid|dumb|bad|"
+                r"drastic|terrible|crazy)(?: to myself)?"
+                r"(?: (?:tonight|today|later|soon|this time|again))?"
+                r"\b(?!\s*(?:at|in|during|with|on|when|if|while|before|after)\b)"
+            ),
+        ),
+        (
             # "Everyone would be happier at my funeral."
             "burden",
             (

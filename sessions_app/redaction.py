@@ -146,8 +146,9 @@ def _files_delete(names: list[str]) -> None:
 
 
 def graph_scrub(session: AskSession) -> None:
-    """Workline names can be topics and compaction summaries are the client's words."""
-    Workline.objects.filter(session=session).update(compaction_summary="")
+    """Workline names can be topics, compaction summaries are the client's words and the
+    Analyst's questions quote them."""
+    Workline.objects.filter(session=session).update(compaction_summary="", compacted_questions=[])
     for workline in Workline.objects.filter(session=session).exclude(name="main"):
         Workline.objects.filter(pk=workline.pk).update(name=f"workline-{workline.pk}")
     SpinOffProposal.objects.filter(session=session).update(new_workline_name="")

@@ -44,7 +44,7 @@ from sessions_app.engine.flows import (
     pending_guard,
     session_move_validate,
 )
-from sessions_app.engine.graph import materialize, path_values
+from sessions_app.engine.graph import QUESTIONS, Materialized, asked_in, materialize
 from sessions_app.engine.hygiene import client_text
 from sessions_app.engine.start import last_sessions
 from sessions_app.events import EventType
@@ -90,14 +90,14 @@ class Inputs:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _inputs(session: AskSession, pending: Pending) -> Inputs:
+def _inputs(session: AskSession, pending: Pending, branch: Materialized) -> Inputs:
     chain = batch_messages(session, pending.since_id)
     pairs = human.human_recap(chain) if pending.human else answered_pairs(chain)
     first = chain[0] if chain else None
     asked = list(first.payload.get("asked") or []) if first and first.kind == "analysis" else []
     # Every question on the path root → head, whichever batch asked it: none is asked twice
     # (a branch is its own conversation: what an abandoned branch asked does not count).
-    asked = list(dict.fromkeys([*path_questions(session), *asked]))
+    asked = list(dict.fromkeys([*branch.asked, *asked]))
     flow = flow_get(session.current_intent_code)
     step = flow.step(session.current_step_code)
     guard = pending_guard(flow, session.current_step_code, session.slots)
@@ -138,24 +138,6 @@ def _inputs(session: AskSession, pending: Pending) -> Inputs:
     return Inputs(flow, pairs, asked, facts, context, profile, as_written=as_written)
 
 
-# The Analyst's questions in its stored output: read as that JSON key alone.
-QUESTIONS = "payload__output__questions"
-
-
-def _asked_in(question_lists: Any) -> list[str]:
-    """The third-person questions of several Analyst outputs, in order, each once."""
-    asked = (str(q) for questions in question_lists for q in questions or [] if str(q).strip())
-    return list(dict.fromkeys(asked))
-
-
-def path_questions(session: AskSession) -> list[str]:
-    """The third-person questions the Analyst asked on the active workline's path."""
-    workline = session.active_workline
-    if workline is None:
-        return []
-    return _asked_in(path_values(workline, kind=AskMessage.Kind.ANALYSIS, field=QUESTIONS))
-
-
 def earlier_questions(session: AskSession) -> list[str]:
     """The questions the Analyst asked in the client's last EARLIER_SESSIONS other sessions:
     a client should not meet last week's question again (issue 17). One query."""
@@ -170,12 +152,12 @@ def earlier_questions(session: AskSession) -> list[str]:
         .order_by("created_at", "id")
         .values_list(QUESTIONS, flat=True)
     )
-    return _asked_in(questions)
+    return asked_in(questions)
 
 
 def batch_run(session: AskSession, pending: Pending) -> TurnResult:
-    inputs = _inputs(session, pending)
     branch = materialize(session)
+    inputs = _inputs(session, pending, branch)
     # Russian cards agree with the client ("ты застряла"): its gender from its own words.
     gender = language.russian_gender(m["content"] for m in branch.messages if m["role"] == "user")
     inputs.context["gender"] = gender

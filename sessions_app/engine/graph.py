@@ -8,9 +8,9 @@ LLM sees comes from `materialize`, which walks only the active workline's path.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -48,37 +48,71 @@ def session_messages(session: AskSession) -> dict[int, AskMessage]:
     return {m.pk: m for m in AskMessage.objects.filter(session=session).order_by("id")}
 
 
-# What a prompt needs of a message: the walk's links, its role and its text (no payload to decode).
-PROMPT_FIELDS = ("id", "parent_id", "workline_id", "role", "text")
+class PromptNode(NamedTuple):
+    """What a prompt needs of a message: the walk's links, its role and its text, and an
+    analysis's questions (none are asked twice on a path). A plain row: of the payload only that
+    key is decoded, and no model instance is built for each message of a long path."""
+
+    pk: int
+    parent_id: int | None
+    workline_id: int | None
+    role: str
+    kind: str
+    text: str
+    questions: list[str] | None
 
 
-def path_messages(
-    workline: Workline, *, since: int | None = None, fields: tuple[str, ...] = ()
-) -> dict[int, AskMessage]:
+class StateNode(NamedTuple):
+    """What the state document needs of a message on the path; of the payload, only which
+    engine wrote it."""
+
+    pk: int
+    parent_id: int | None
+    workline_id: int | None
+    role: str
+    kind: str
+    text: str
+    created_at: Any
+    engine: str | None
+
+
+# The Analyst's questions in its stored output, read as that JSON key alone.
+QUESTIONS = "payload__output__questions"
+# Node fields read from a JSON key rather than a column.
+NODE_KEYS = {"engine": "payload__engine", "questions": QUESTIONS}
+
+
+def path_messages(workline: Workline, *, since: int | None = None) -> dict[int, AskMessage]:
     """The head's ancestors by id, in one query (a recursive CTE, SQLite and PostgreSQL alike);
-    with `since` (a message id), only up to that message, included, if it is an ancestor; with
-    `fields`, only those columns are read."""
+    with `since` (a message id), only up to that message, included, if it is an ancestor."""
     if workline.head_id is None:
         return {}
-    rows = _path_rows(workline, since)
-    return {m.pk: m for m in (rows.only(*fields) if fields else rows)}
+    return {m.pk: m for m in _path_rows(workline, since)}
 
 
-def path_values(workline: Workline, *, kind: str, field: str = "payload") -> list[Any]:
-    """`field` of the path's messages of `kind` (a JSON key path such as
-    "payload__output__questions" reads just that key), root → head, in one query: the walk stays
-    in SQL and only those rows are read, so a turn that needs what the Analyst asked on the path
-    does not load the whole path."""
+def path_nodes[N: (PromptNode, StateNode)](
+    workline: Workline, node: type[N], *, since: int | None = None
+) -> dict[int, N]:
+    """`path_messages` as plain `node` rows, reading only the node's fields."""
     if workline.head_id is None:
-        return []
-    rows = _path_rows(workline).filter(workline_id=workline.pk, kind=kind)
-    # A child is always written after its parent: id order is path order.
-    return list(rows.order_by("pk").values_list(field, flat=True))
+        return {}
+    fields = [NODE_KEYS.get(name, name) for name in node._fields]
+    return {row[0]: node(*row) for row in _path_rows(workline, since).values_list(*fields)}
 
 
-def workline_path(
-    workline: Workline, *, messages: dict[int, AskMessage] | None = None
-) -> list[AskMessage]:
+def asked_in(question_lists: Iterable[Any]) -> list[str]:
+    """The third-person questions of several Analyst outputs, in order, each once."""
+    asked = (str(q) for questions in question_lists for q in questions or [] if str(q).strip())
+    return list(dict.fromkeys(asked))
+
+
+def _asked_on(path: list[PromptNode]) -> list[str]:
+    return asked_in(node.questions for node in path if node.kind == AskMessage.Kind.ANALYSIS)
+
+
+def workline_path[M: (AskMessage, PromptNode, StateNode)](
+    workline: Workline, *, messages: dict[int, M] | None = None
+) -> list[M]:
     """Root → head of the workline: its timeline, and the only thing an LLM is ever sent.
 
     Without `messages`, one query reads only the head's ancestors (`path_messages`), so a path
@@ -87,7 +121,7 @@ def workline_path(
         return []
     if messages is None:
         messages = path_messages(workline)
-    path: list[AskMessage] = []
+    path: list[M] = []
     node = messages.get(workline.head_id)
     while node is not None:
         if node.workline_id == workline.pk:
@@ -275,9 +309,12 @@ class Materialized:
     scope_summary: str
     compacted: bool
     input_tokens: int
+    # The questions the Analyst asked on the path root → head, in order, each once (those
+    # before a standing summary are kept with it).
+    asked: list[str] = field(default_factory=list)
 
 
-def _to_llm(path: list[AskMessage]) -> list[tuple[int, dict[str, str]]]:
+def _to_llm(path: list[PromptNode]) -> list[tuple[int, dict[str, str]]]:
     """Path messages as LLM turns, consecutive same-role turns merged (ids kept for caching)."""
     turns: list[tuple[int, dict[str, str]]] = []
     for message in path:
@@ -307,7 +344,8 @@ def materialize(
     Over the budget, the older part becomes a summary that is cached on the workline and reused
     until the uncompacted tail alone outgrows the budget again. While it is reused, only the
     tail is read (the path from the summary's last message on), so a long session costs what
-    a short one does; the whole path is read again only to compact it anew.
+    a short one does; the whole path is read again only to compact it anew. The same read
+    yields the questions the Analyst asked on the path (`asked`), so that none comes back.
     """
     budget = budget_tokens or settings.LLM_CONTEXT_BUDGET_TOKENS
     workline = session.active_workline
@@ -317,8 +355,9 @@ def materialize(
     if workline is None:
         return Materialized([], scope, False, 0)
     through = workline.compacted_through_id
-    rows = path_messages(workline, since=through, fields=PROMPT_FIELDS)
-    turns = _to_llm(workline_path(workline, messages=rows))
+    rows = path_nodes(workline, PromptNode, since=through)
+    path = workline_path(workline, messages=rows)
+    turns = _to_llm(path)
     if through is not None and through in rows:
         # Only the tail was read: the stored summary stands for everything before it.
         ids = [turn_id for turn_id, _ in turns]
@@ -326,18 +365,20 @@ def materialize(
             tail = [turn for _, turn in turns[ids.index(through) + 1 :]]
             reused = [_summary_turn(workline.compaction_summary), *tail]
             if _tokens(reused) <= budget:
-                return Materialized(reused, scope, True, _tokens(reused))
+                after = _asked_on([node for node in path if node.pk > through])
+                asked = asked_in([workline.compacted_questions, after])
+                return Materialized(reused, scope, True, _tokens(reused), asked)
         # The whole path, to compact it anew.
-        turns = _to_llm(
-            workline_path(workline, messages=path_messages(workline, fields=PROMPT_FIELDS))
-        )
+        path = workline_path(workline, messages=path_nodes(workline, PromptNode))
+        turns = _to_llm(path)
+    asked = _asked_on(path)
     ids = [turn_id for turn_id, _ in turns]
     plain = [turn for _, turn in turns]
     if _tokens(plain) <= budget and through not in ids:
-        return Materialized(plain, scope, False, _tokens(plain))
-    summary_text, tail = _compacted(workline, turns, budget, summarize)
+        return Materialized(plain, scope, False, _tokens(plain), asked)
+    summary_text, tail = _compacted(workline, path, turns, budget, summarize)
     compacted = [_summary_turn(summary_text), *tail]
-    return Materialized(compacted, scope, True, _tokens(compacted))
+    return Materialized(compacted, scope, True, _tokens(compacted), asked)
 
 
 def _summary_turn(summary_text: str) -> dict[str, str]:
@@ -355,6 +396,7 @@ def _bounded(text: str, tokens: int) -> str:
 
 def _compacted(
     workline: Workline,
+    path: list[PromptNode],
     turns: list[tuple[int, dict[str, str]]],
     budget: int,
     summarize: Callable[[list[dict[str, str]]], str],
@@ -366,10 +408,15 @@ def _compacted(
         cut -= 1
         kept += message_tokens(turns[cut][1]["content"])
     summary_text = _bounded(summarize([turn for _, turn in turns[:cut]]), budget // 4)
-    workline.compacted_through_id = turns[cut - 1][0]
+    through = turns[cut - 1][0]
+    workline.compacted_through_id = through
     workline.compaction_summary = summary_text
+    # A child is always written after its parent: on a path, id order is path order.
+    workline.compacted_questions = _asked_on([node for node in path if node.pk <= through])
     Workline.objects.filter(pk=workline.pk).update(
-        compacted_through_id=workline.compacted_through_id, compaction_summary=summary_text
+        compacted_through_id=through,
+        compaction_summary=summary_text,
+        compacted_questions=workline.compacted_questions,
     )
     return summary_text, [turn for _, turn in turns[cut:]]
 

@@ -29,6 +29,7 @@ MIN_CYRILLIC = 4
 MIN_LATIN_WORDS = 3
 MIN_CONFIDENCE = 0.6
 FEMININE, MASCULINE = "femn", "masc"
+TEXTS_CACHED = 4096  # texts whose gender votes are kept
 WORDS_CACHED = 20_000  # word parses kept: a gender read costs microseconds, memory stays bounded
 _WORD = re.compile(r"[а-яё]+", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.!?;,:—()\n]|\s(?:а|но|что|потому что)\s")
@@ -83,11 +84,21 @@ def russian_gender(texts: Iterable[str]) -> str:
     """The gender the client's first-person Russian agrees in, by majority; "" when unknown."""
     votes: Counter[str] = Counter()
     for text in texts:
-        for clause in _CLAUSE.split(str(text).lower()):
-            votes.update(_clause_gender(_WORD.findall(clause)))
+        votes.update(_text_genders(str(text)))
     if votes[FEMININE] == votes[MASCULINE]:
         return ""
     return FEMININE if votes[FEMININE] > votes[MASCULINE] else MASCULINE
+
+
+@lru_cache(maxsize=TEXTS_CACHED)
+def _text_genders(text: str) -> tuple[str, ...]:
+    """One text's votes: read once per process, as the branch a batch reads repeats the last
+    batches' texts."""
+    return tuple(
+        gender
+        for clause in _CLAUSE.split(text.lower())
+        for gender in _clause_gender(_WORD.findall(clause))
+    )
 
 
 def _clause_gender(words: list[str]) -> list[str]:

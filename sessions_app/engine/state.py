@@ -15,7 +15,7 @@ from sessions_app import texts
 from sessions_app.engine.crisis import resources_text, session_resources
 from sessions_app.engine.dealer import TurnResult, answered_pairs, current_card, undealt_card
 from sessions_app.engine.flows import CRISIS_FLOW, flow_get, pending_guard
-from sessions_app.engine.graph import workline_path
+from sessions_app.engine.graph import StateNode, path_nodes, workline_path
 from sessions_app.engine.homework import closing_homework
 from sessions_app.models import AskMessage, AskSession
 
@@ -54,7 +54,7 @@ def turn_state(result: TurnResult) -> dict[str, Any]:
 
 def _document(session: AskSession) -> dict[str, Any]:
     workline = session.active_workline
-    path = workline_path(workline) if workline else []
+    path = workline_path(workline, messages=path_nodes(workline, StateNode)) if workline else []
     card = None
     # While a person speaks no card is current: the client writes to the counselor.
     if session.is_active and not session.counselor_speaking:
@@ -93,7 +93,7 @@ def _counselor(session: AskSession) -> dict[str, Any] | None:
     }
 
 
-def _notice(session: AskSession, path: list[AskMessage]) -> dict[str, Any] | None:
+def _notice(session: AskSession, path: list[StateNode]) -> dict[str, Any] | None:
     """What the agents said since the client last spoke; crisis resources whenever the session
     is in the crisis flow, so they never scroll out of sight."""
     if session.current_intent_code == CRISIS_FLOW:
@@ -101,7 +101,7 @@ def _notice(session: AskSession, path: list[AskMessage]) -> dict[str, Any] | Non
         items = [f"{r['name']}: {r['contact']}" for r in found]
         text = resources_text(session.locale, found)
         return {"kind": "crisis_resources", "text": text, "items": items}
-    said: list[AskMessage] = []
+    said: list[StateNode] = []
     for message in reversed(path):
         if message.role == AskMessage.Role.CLIENT and message.kind in CLIENT_KINDS:
             break
@@ -115,13 +115,12 @@ def _notice(session: AskSession, path: list[AskMessage]) -> dict[str, Any] | Non
     return {"kind": kind, "text": lines[0], "items": lines[1:]}
 
 
-def _engine(path: list[AskMessage]) -> str:
+def _engine(path: list[StateNode]) -> str:
     """Which engine produced the dialogue: the provider of the latest agent output on the
     branch — "offline" for the offline engine, as SPEC §3 asks — else the current binding."""
     for message in reversed(path):
-        engine = message.payload.get("engine") if isinstance(message.payload, dict) else None
-        if engine and engine != "engine":
-            return engine
+        if message.engine and message.engine != "engine":
+            return message.engine
     return binding_for_agent("narrator").provider
 
 

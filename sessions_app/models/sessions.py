@@ -491,6 +491,9 @@ class Workline(models.Model):
         "AskMessage", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     compaction_summary = models.TextField(blank=True, default="")
+    # The questions the Analyst asked on the path up to `compacted_through`: with them a turn
+    # reads only the tail for what was asked before (no question comes back, issue 17).
+    compacted_questions = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -201,3 +201,70 @@ def test_compaction_keeps_a_long_session_under_budget_and_reuses_its_summary(ses
     assert result.messages[-1]["content"].startswith("Turn 99")
     # Recomputed only when the uncompacted tail outgrew the budget, not on each of 100 turns.
     assert 1 <= len(calls) < 20
+
+
+def analysis(session, *questions):
+    """An Analyst output under the head, as the batch writes it."""
+    payload = {"output": {"questions": list(questions)}}
+    return graph.message_append(
+        session=session,
+        role=AskMessage.Role.ANALYST,
+        kind=AskMessage.Kind.ANALYSIS,
+        payload=payload,
+    )
+
+
+def asked_on_path(session):
+    """What the Analyst asked on the path, read the slow way: every message of the path."""
+    session.refresh_from_db()
+    path = graph.workline_path(session.active_workline)
+    return list(
+        dict.fromkeys(
+            q
+            for m in path
+            if m.kind == AskMessage.Kind.ANALYSIS
+            for q in m.payload["output"]["questions"]
+        )
+    )
+
+
+def test_questions_asked_on_a_long_path_survive_its_compaction(session, django_assert_num_queries):
+    budget = 300
+    for i in range(40):
+        analysis(session, f"the user walks in the evening {i}", "the user sleeps badly")
+        grow(session, 2, f"Turn {i}: what did you notice about the evening walk and your mood?")
+        result = graph.materialize(session, budget_tokens=budget)
+        assert result.asked == asked_on_path(session)
+    assert result.compacted
+    session.refresh_from_db()
+    assert session.active_workline.compacted_questions[:2] == [
+        "the user walks in the evening 0",
+        "the user sleeps badly",
+    ]
+    # Those before the summary are the workline's: only the tail is read (the open worklines
+    # are counted, the tail is walked).
+    oldest = AskMessage.objects.filter(session=session, kind=AskMessage.Kind.ANALYSIS).first()
+    AskMessage.objects.filter(pk=oldest.pk).update(payload={"output": {"questions": ["changed"]}})
+    with django_assert_num_queries(2):
+        result = graph.materialize(session, budget_tokens=budget)
+    assert result.asked[:2] == ["the user walks in the evening 0", "the user sleeps badly"]
+    assert "changed" not in result.asked
+    assert len(result.asked) == 41
+
+
+def test_a_fork_behind_the_compaction_point_reads_the_questions_of_its_own_path(session):
+    analysis(session, "the user argues with the sister")
+    question = card(session, "What happened with your sister?")
+    say(session, "We argued")
+    for i in range(30):
+        analysis(session, f"the user feels guilty {i}")
+        grow(session, 2, f"Turn {i}: what did you notice about the evening walk and your mood?")
+        graph.materialize(session, budget_tokens=300)
+    session.refresh_from_db()
+    assert session.active_workline.compacted_through_id > question.pk
+
+    graph.message_fork(session=session, from_message=question)
+    say(session, "Nothing, really")
+    session.refresh_from_db()
+    result = graph.materialize(session, budget_tokens=300)
+    assert result.asked == ["the user argues with the sister"]

@@ -70,7 +70,10 @@ def plant(user, *, created_at: datetime) -> AskSession:
     say(session, "last_thing", f"One last thing: {CANARY} again")
     say(session, "note", f"Noted: {CANARY}")
     session.refresh_from_db()
-    Workline.objects.filter(session=session).update(compaction_summary=f"Earlier: {CANARY}")
+    Workline.objects.filter(session=session).update(
+        compaction_summary=f"Earlier: {CANARY}",
+        compacted_questions=[f"the user mentions {CANARY}"],
+    )
     graph.workline_create(session=session, name=f"{CANARY} worries")
     for event_type, payload in (
         ("answer.received", {"card_id": 3, "answer": f"{CANARY} is my sister's dog"}),

@@ -90,6 +90,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: at most REQUESTS_RUNNING requests of a process run at a time, the rest wait.
+    "sessions_app.edge.running.RequestsRunningMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before sessions, CSRF and auth: an oversized request is refused before anything reads it.
     "sessions_app.edge.limits.RequestLimitsMiddleware",
@@ -386,6 +388,10 @@ DATA_UPLOAD_MAX_NUMBER_FILES = env_int("REQUEST_MAX_FILES", 20, minimum=1)
 # right password. Failures are audited in admin (Axes: access attempts, failures, logs).
 # Password hashes are slow on purpose; a burst of sign-ins checks this many at a time per
 # process (about one per core) and queues the rest, so the burst cannot starve other requests.
+# Requests running at a time per process (sessions_app.edge.running): enough to keep the
+# process busy while some wait on PostgreSQL; more only share its one Python thread at a time
+# between them. One waiting on a model's network call or a password hash gives its slot back.
+REQUESTS_RUNNING = env_int("REQUESTS_RUNNING", 4, minimum=1)
 PASSWORD_CHECKS_CONCURRENT = env_int(
     "PASSWORD_CHECKS_CONCURRENT", max(1, os.cpu_count() or 1), minimum=1
 )

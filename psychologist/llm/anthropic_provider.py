@@ -28,6 +28,7 @@ from psychologist.llm.types import (
     ToolCall,
     Usage,
 )
+from psychologist.llm.waits import network_waits
 
 PROVIDER = "anthropic"
 EPHEMERAL = {"type": "ephemeral"}
@@ -42,8 +43,11 @@ class AnthropicProvider:
 
     def complete(self, request: LLMRequest) -> LLMResponse:
         client = _client_from_settings()
+        params = build_params(request, model=self.model)
         try:
-            message = client.messages.create(**build_params(request, model=self.model))
+            # The SDK's retries and their pauses included: all of it is waiting on the network.
+            with network_waits.get()():
+                message = client.messages.create(**params)
         except anthropic.AnthropicError as exc:
             raise _unavailable(exc) from exc
         return _to_response(message)

@@ -4,7 +4,9 @@ A password hash is deliberately slow CPU work (PBKDF2, ~1M rounds): a burst of s
 all at once, one thread each, shares the cores between every one of them, so each takes as long
 as the whole burst and every other request (answers, pages) starves with them. Bounded to about
 one check per core, the burst queues instead: sign-ins finish one after another at the hasher's
-own speed, and the rest of the server keeps its share. The hasher's cost is unchanged.
+own speed, and the rest of the server keeps its share. The hasher's cost is unchanged. A
+sign-in waiting for a check, or hashing (C code beside the GIL), holds no running slot
+(`running.waiting`): the other requests run meanwhile.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.conf import settings
+
+from sessions_app.edge.running import waiting
 
 _slots: dict[int, threading.BoundedSemaphore] = {}
 _slots_lock = threading.Lock()
@@ -29,5 +33,5 @@ def _semaphore() -> threading.BoundedSemaphore:
 def password_check() -> Iterator[None]:
     """Hold one of the process's password-check slots for the duration of the block."""
     slots = _semaphore()
-    with slots:
+    with waiting(), slots:
         yield

@@ -1,0 +1,87 @@
+"""At most `REQUESTS_RUNNING` requests run at a time per process; the others wait their turn
+(issue 20).
+
+Under ASGI, Django runs every request in a thread of its own, and a process runs Python in one
+thread at a time (the GIL). Beyond the few requests that keep it busy — one computing while
+others wait on PostgreSQL — more threads only take turns with each other: each request gets
+slower, and the process spends more CPU on every request switching between them. Measured with
+`bench/load.py`, one process: 33.7 ms of server CPU per answer at one client, 45.6 ms at fifty.
+With a bound, the extra requests wait on a semaphore before they start, in their own thread and
+costing nothing, and start in arrival order.
+
+A request that waits on something other than this process's Python gives its slot back
+meanwhile (`waiting()`): a model's network call (the LLM layer's `network_waits`, set here for
+the request; the offline engine is Python and keeps its slot) and a password hash (C code that
+runs beside the GIL).
+
+The body was read before (Django's ASGI handler reads it in the event loop), so a slow upload
+holds no slot. Websockets are not requests here: their consumers are not bounded by it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponseBase
+
+from psychologist.llm.waits import network_waits
+
+_semaphores: dict[int, threading.Semaphore] = {}
+_semaphores_lock = threading.Lock()
+# The slot the current request holds, if any: `waiting()` outside a request does nothing.
+_held: ContextVar[threading.Semaphore | None] = ContextVar("request_slot", default=None)
+
+
+def _semaphore() -> threading.Semaphore:
+    size = settings.REQUESTS_RUNNING
+    with _semaphores_lock:
+        return _semaphores.setdefault(size, threading.Semaphore(size))
+
+
+@contextmanager
+def running() -> Iterator[None]:
+    """Hold one of the process's running slots for the block (waiting for one first)."""
+    slots = _semaphore()
+    slots.acquire()
+    token = _held.set(slots)
+    try:
+        yield
+    finally:
+        _held.reset(token)
+        slots.release()
+
+
+@contextmanager
+def waiting() -> Iterator[None]:
+    """Give the current request's slot back for the block, and take one again after it."""
+    slots = _held.get()
+    if slots is None:
+        yield
+        return
+    slots.release()
+    try:
+        yield
+    finally:
+        slots.acquire()
+
+
+class RequestsRunningMiddleware:
+    """The bound, first in MIDDLEWARE: the whole request runs inside its slot."""
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        with running():
+            token = network_waits.set(waiting)
+            try:
+                return self.get_response(request)
+            finally:
+                network_waits.reset(token)

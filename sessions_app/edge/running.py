@@ -12,7 +12,9 @@ costing nothing, and start in arrival order.
 A request that waits on something other than this process's Python gives its slot back
 meanwhile (`waiting()`): a model's network call (the LLM layer's `network_waits`, set here for
 the request; the offline engine is Python and keeps its slot) and a password hash (C code that
-runs beside the GIL).
+runs beside the GIL). Neither happens inside a transaction, and nothing may: the slot is taken
+again after the wait, behind the requests queued meanwhile, and those must not be waiting on a
+lock the waiting request holds.
 
 The body was read before (Django's ASGI handler reads it in the event loop), so a slow upload
 holds no slot. Websockets are not requests here: their consumers are not bounded by it.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -56,14 +56,14 @@ class SlowHasher(MD5PasswordHasher):
 
 
 @pytest.fixture
-def bound(settings: Any) -> Iterator[Callable[[int], None]]:
+def bound(settings: Any) -> Callable[[int], None]:
     def to(size: int) -> None:
         settings.REQUESTS_RUNNING = size
         settings.MIDDLEWARE = [RUNNING, f"{__name__}.Inside", *settings.MIDDLEWARE[1:]]
 
     assert settings.MIDDLEWARE[0] == RUNNING
     Inside.most = 0
-    yield to
+    return to
 
 
 def in_thread[T](call: Callable[[], T]) -> T:

@@ -11,27 +11,17 @@ sign-in waiting for a check, or hashing (C code beside the GIL), holds no runnin
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.conf import settings
 
-from sessions_app.edge.running import waiting
-
-_slots: dict[int, threading.BoundedSemaphore] = {}
-_slots_lock = threading.Lock()
-
-
-def _semaphore() -> threading.BoundedSemaphore:
-    size = settings.PASSWORD_CHECKS_CONCURRENT
-    with _slots_lock:
-        return _slots.setdefault(size, threading.BoundedSemaphore(size))
+from sessions_app.edge.running import process_slots, waiting
 
 
 @contextmanager
 def password_check() -> Iterator[None]:
     """Hold one of the process's password-check slots for the duration of the block."""
-    slots = _semaphore()
+    slots = process_slots("password checks", settings.PASSWORD_CHECKS_CONCURRENT)
     with waiting(), slots:
         yield

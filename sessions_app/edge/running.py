@@ -32,22 +32,22 @@ from django.http import HttpRequest, HttpResponseBase
 
 from psychologist.llm.waits import network_waits
 
-_semaphores: dict[int, threading.Semaphore] = {}
+_semaphores: dict[tuple[str, int], threading.BoundedSemaphore] = {}
 _semaphores_lock = threading.Lock()
 # The slot the current request holds, if any: `waiting()` outside a request does nothing.
-_held: ContextVar[threading.Semaphore | None] = ContextVar("request_slot", default=None)
+_held: ContextVar[threading.BoundedSemaphore | None] = ContextVar("request_slot", default=None)
 
 
-def _semaphore() -> threading.Semaphore:
-    size = settings.REQUESTS_RUNNING
+def process_slots(name: str, size: int) -> threading.BoundedSemaphore:
+    """The process's `size` slots for `name` (one set per size: tests change the settings)."""
     with _semaphores_lock:
-        return _semaphores.setdefault(size, threading.Semaphore(size))
+        return _semaphores.setdefault((name, size), threading.BoundedSemaphore(size))
 
 
 @contextmanager
 def running() -> Iterator[None]:
     """Hold one of the process's running slots for the block (waiting for one first)."""
-    slots = _semaphore()
+    slots = process_slots("requests", settings.REQUESTS_RUNNING)
     slots.acquire()
     token = _held.set(slots)
     try:

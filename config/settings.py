@@ -391,10 +391,6 @@ DATA_UPLOAD_MAX_NUMBER_FILES = env_int("REQUEST_MAX_FILES", 20, minimum=1)
 PASSWORD_CHECKS_CONCURRENT = env_int(
     "PASSWORD_CHECKS_CONCURRENT", max(1, os.cpu_count() or 1), minimum=1
 )
-# Requests running at a time per process (sessions_app.edge.running): enough to keep the
-# process busy while some wait on PostgreSQL; more only share its one Python thread at a time
-# between them. One waiting on a model's network call or a password hash gives its slot back.
-REQUESTS_RUNNING = env_int("REQUESTS_RUNNING", 4, minimum=1)
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
@@ -402,6 +398,11 @@ AXES_RESET_ON_SUCCESS = True
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_CLIENT_IP_CALLABLE = "sessions_app.edge.addresses.client_address"
 AXES_LOCKOUT_CALLABLE = "sessions_app.edge.lockout.lockout_response"
+
+# Requests running at a time per process (sessions_app.edge.running): enough to keep the
+# process busy while some wait on PostgreSQL; more only share its one Python thread at a time
+# between them. One waiting on a model's network call or a password hash gives its slot back.
+REQUESTS_RUNNING = env_int("REQUESTS_RUNNING", 4, minimum=1)
 
 # Knox stores only a hash of each token; tokens expire after KNOX_TOKEN_TTL_HOURS.
 REST_KNOX = {

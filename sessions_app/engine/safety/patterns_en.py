@@ -669,7 +669,9 @@ RULES: list[tuple[str, ...]] = [
             r"selling) (?:away )?(?:all )?(?:of )?(?:my |away my )?(?:stuff|things|belongings|"
             r"possessions|clothes|books|games|cat|dog|pets?|jewelry|jewellery|guitar|plants|"
             r"collection|savings|everything i own)\b(?: away)?(?=.{0,50}\b(?:won't need|wont need|"
-            r"not going to need|don't need|last|anymore|after|since|before i|gone|won't be|"
+            r"not going to need|don't need|last|anymore|after|since|before i(?! (?:go|leave|move|"
+            r"travel|fly|head) (?:on|to|away|abroad|back|home|out|for|off|overseas)\b)|gone|"
+            r"won't be|"
             r"no longer|for good|to people|away|remember me)\b|\s*$)"
         ),
     ),
@@ -854,7 +856,8 @@ RULES: list[tuple[str, ...]] = [
             r" weren't| died| die|"
             r" disappear| disappeared| vanish| vanished| left| left for good| gone| never existed|"
             r" didn't exist)\b(?! (?:at home|away for|"
-            r"on (?:holiday|vacation)|out|busy)\b)"
+            r"on (?:holiday|vacation)|out(?! of (?:the picture|their lives|your lives|everyone's "
+            r"lives|the way|this world))|busy)\b)"
         ),
     ),
     (
@@ -1896,6 +1899,103 @@ RULES.extend(
                 r"\b(?:i'd|i would|id) (?:have )?(?:already |probably |definitely |honestly )?"
                 r"(?:used it|use it|done it|do it|ended it|end it|taken them|take them|shot myself|"
                 r"shoot myself|hanged myself|hang myself|be gone|be dead|be done|not be here)\b"
+            ),
+        ),
+    ]
+)
+
+# Round 7, the check written after the fixes: things handed out "now rather than later",
+# the mind going back to a means, the engine running in a closed garage, sleep one stays in.
+RULES.extend(
+    [
+        (
+            "preparatory",
+            (
+                r"\b(?:giving|gave|give|given|handing|handed|passing|passed|selling|sold) (?:away |"
+                r"out |on |down )?(?:all )?(?:of )?my (?:\w+ )?(?:stuff|things|belongings|"
+                r"possessions|"
+                r"clothes|books|games|consoles?|jewel\w*|guitar|collection|records|vinyls?|savings|"
+                r"art|paintings|plants|shoes)\b(?: (?:away|out|on))?(?=[^.!?]{0,60}\b(?:now rather "
+                r"than later|rather than later|before i go(?=\s*(?:$|[.,!?;]))|while i (?:still )?"
+                r"can(?=\s*(?:$|[.,!?;]))|to remember me by|won't be needing|no use to me)\b)"
+            ),
+        ),
+        (
+            # "my mind keeps going back to the pills in the cabinet".
+            "method",
+            (
+                r"\b(?:my mind|my thoughts|my head|my brain) (?:keeps?|kept|always|just) (?:going|"
+                r"going back|"
+                r"drifting|wandering|coming back|returning|circling back) to (?:the|my|those|that|"
+                r"these) (?:\w+ ){0,2}?(?:pills|tablets|meds|sleeping pills|painkillers|rope|noose|"
+                r"knife|knives|blade|blades|razor|razors|gun|bridge|tracks|ledge|rooftop|roof|"
+                r"balcony|medicine cabinet|pill bottle)\b(?! (?:drawer|block|set|rack|shop|store|"
+                r"aisle|"
+                r"bar|garden|party|cafe|restaurant)\b)"
+            ),
+        ),
+        (
+            # "i keep imagining everyone at my grave".
+            "passive_ideation",
+            (
+                r"\b(?:imagin|pictur|fantasi[sz]|daydream|dream|think)\w* (?:about |of )?"
+                r"(?:\w+ ){0,3}?(?:at|around|by|beside|near|crying at|standing at) my (?:own )?"
+                r"(?:funeral|grave|coffin|memorial|headstone|casket)\b"
+            ),
+        ),
+        (
+            # Sitting in a car in a closed garage with the engine running.
+            "method",
+            (
+                r"\b(?:sat|sit|sitting|stayed|stay|staying|waited|lay|lying|locked myself)\b"
+                r"[^.!?]{0,30}?\b(?:car|van)\b[^.!?]{0,30}?\bgarage\b[^.!?]{0,30}?\b(?:engine|"
+                r"motor) "
+                r"(?:running|on|idling|going)\b(?![^.!?]{0,30}\b(?:warm|door (?:open|up)|"
+                r"by mistake|"
+                r"accident\w*|forgot)\w*)"
+                r"|\b(?:sat|sit|sitting|stayed|stay|staying|waited|lay|"
+                r"lying)\b[^.!?]{0,30}?\bgarage\b"
+                r"[^.!?]{0,30}?\b(?:engine|motor) (?:running|on|idling)\b(?![^.!?]{0,30}\b(?:warm|"
+                r"door (?:open|up)|by mistake|accident\w*|forgot)\w*)"
+            ),
+        ),
+        (
+            # "just want to go to sleep and stay asleep".
+            "passive_ideation",
+            (
+                r"\b{WANT} (?:\w+ ){0,2}?{TO} (?:go to |fall )?(?:sleep|"
+                r"asleep) and (?:just )?(?:stay "
+                r"asleep|stay that way|never wake|not wake|never come back|stay there)(?: forever|"
+                r" for "
+                r"good)?\b(?! (?:until|till|til|for|all|through|in)\b)"
+            ),
+        ),
+        (
+            "intent_plan",
+            r"\b(?:going|gonna|go|went|finally) through with it\b",
+            "support",
+        ),
+        (
+            # "none of this is ever going to change".
+            "hopelessness",
+            (
+                r"\bnone of (?:this|it) (?:is |will |is ever |will ever )?(?:ever )?(?:going to |"
+                r"gonna )?"
+                r"(?:change|get better|improve|end|stop)\b(?! (?:in|at|with|for|about|unless|until|"
+                r"if|"
+                r"before|after)\b)"
+            ),
+        ),
+        (
+            # "if i just didn't wake up would anyone even notice".
+            "passive_ideation",
+            (
+                r"\bif i (?:just |simply |suddenly )?(?:died|disappeared|vanished|didn't wake up|"
+                r"never "
+                r"woke up|wasn't here|was gone|killed myself|stopped existing),? (?:\w+ )?(?:would|"
+                r"will|'d) (?:anyone|anybody|someone|people|they|my family) (?:even |actually |"
+                r"really )?"
+                r"(?:notice|care|cry|miss me|be sad|come)\b"
             ),
         ),
     ]

@@ -387,7 +387,7 @@ def translit_view(view: View) -> View | None:
     pieces = [
         (m.start(), m.end(), _translit_word(m.group()))
         for m in _LATIN_WORD.finditer(view.text)
-        if len(m.group()) > 1 or m.group() in "ysvk"
+        if len(m.group()) > 1 or m.group() in "ysvkiaou"
     ]
     if not pieces:
         return None

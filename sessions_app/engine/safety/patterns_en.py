@@ -429,6 +429,9 @@ RULES: list[tuple[str, ...]] = [
             r"overdosing on) (?:\w+ ){0,3}?(?:all|every|the whole|a whole|whole|a bunch|bunch|"
             r"handful|handfuls|a handful|lots|a lot|loads|enough|too many|entire|bottle|box|boxes|"
             r"packet|packets|pack|strip|month's|stash|everything)\b(?:\w+ |\W+){0,4}?{PILLS}"
+            r"(?![^.!?]{0,20}\b(?:as prescribed|prescribed|on time|every day|daily|like i should|"
+            r"like i'm supposed to|with (?:food|breakfast|dinner|lunch|me)|along|on (?:the|my|our) "
+            r"(?:trip|holiday|vacation|flight))\b)"
         ),
     ),
     (
@@ -580,8 +583,9 @@ RULES: list[tuple[str, ...]] = [
     (
         "method",
         (
-            r"\b(?:drown|drowning|drowned) (?:my ?self)\b|\b(?:walk|walking|swim|swimming|go|"
-            r"going|wade|wading|jump|jumping) (?:\w+ )?(?:into|in|out into) (?:the |a )?(?:sea|"
+            r"\b(?:drown|drowning|drowned) (?:my ?self)\b|\b(?:walk|walks|walked|walking|swim|"
+            r"swam|swimming|go|went|going|wade|waded|wading|jump|jumped|jumping) (?:\w+ )?(?:into|"
+            r"in|out into) (?:the |a )?(?:sea|"
             r"ocean|river|lake|water|waves|canal)\b(?=.{0,40}\b(?:never|not come back|"
             r"not coming back|never coming back|not coming out|and not|don't come back|drown|die|"
             r"end|gone|until|sink|stones?|forever)\b|\s*$)"
@@ -1525,6 +1529,9 @@ RULES.extend(
                 r"ledge|bridge|tracks)\b[^.!?]{0,40}?\b(?:keep|kept|keeps|can't stop|cant stop|"
                 r"been|always|constantly) (?:thinking|think) (?:about|of) (?:it|them|using it|"
                 r"using them)\b"
+                r"|\b(?:rope|noose|gun|pistol|rifle|shotgun|pills|tablets|blade|blades|razor|"
+                r"belt|ledge|bridge|tracks)\b[^\n]{0,60}?\bi (?:think|thought) (?:about|of) "
+                r"(?:it|them|using it|using them) (?:every|each) (?:night|day|evening|morning)\b"
             ),
         ),
         (
@@ -1658,7 +1665,7 @@ RULES.extend(
             # "Easier for everyone if I wasn't here."
             "burden",
             (
-                r"\b(?:easier|better|happier|lighter|simpler|fine|relieved|better off)\b"
+                r"\b(?:easier|better|happier|lighter|simpler|fine|relieved|better off|safer)\b"
                 r"[^.!?]{0,40}?\bif i (?:wasn't|weren't|was not|were not|was gone|were gone|"
                 r"was dead|were dead|didn't exist|did not exist|disappeared|wasn't here|"
                 r"wasn't around|weren't around)\b"
@@ -2436,6 +2443,132 @@ RULES.extend(
                 r"\b(?:better off|happier|fine|okay|ok) without (?:a |such a |this )?(?:\w+ ){0,2}?"
                 r"(?:like me|as bad as me|as useless as me)\b"
             ),
+        ),
+    ]
+)
+
+# Round 8, the check written after the fixes: a drink and the rest of the pills, "i'm taking the
+# whole bottle", lying down beside the dead, a means that "looks friendly", holding a gun for
+# hours, a party if i killed myself, the car, the garage and a hose, starving "until i'm nothing".
+RULES.extend(
+    [
+        (
+            "method",
+            (
+                r"\b(?:a |the |this |my )?(?:bottle|fifth|handle|case|crate) of (?:\w+ ){1,2}?"
+                r"(?:and|&|plus|with) (?:the rest of|all|all of|a bunch of|a handful of|enough|"
+                r"every one of|the whole (?:bottle|box|pack) of) (?:my |the |those |these )?"
+                r"{PILLS}\b"
+            ),
+        ),
+        (
+            "intent_plan",
+            (
+                r"\b(?:i'm|im|i am) (?:\w+ )?(?:taking|swallowing|downing|necking) (?:the whole|"
+                r"a whole|the entire|the rest of|every single one of|"
+                r"all of) (?:\w+ )?(?:bottle of |"
+                r"box of |pack of |packet of )?(?:my |the |these |those )?{PILLS}\b"
+                r"(?![^.!?]{0,20}\b(?:as prescribed|prescribed|on time|every day|daily|"
+                r"with (?:food|breakfast|dinner|lunch|me)|along|on (?:the|my|our) (?:trip|holiday|"
+                r"vacation|flight))\b)"
+            ),
+        ),
+        (
+            # Lying down beside the dead and not getting up.
+            "passive_ideation",
+            (
+                r"\b(?:lie|lying|lay|laying|sleep|sleeping|be buried|being buried|rest|resting) "
+                r"(?:down )?(?:next to|beside|with|by) (?:him|her|them|my (?:\w+ )?{KIN})\b"
+                r"[^.!?]{0,30}?\b(?:and (?:not|never) (?:get|getting|wake|waking) up|forever|"
+                r"for good|and stay(?:ing)? there|in the (?:ground|grave|cemetery)|under the "
+                r"(?:ground|earth))\b"
+            ),
+        ),
+        (
+            # A means that "looks friendly".
+            "method",
+            (
+                r"\b(?:rope|noose|gun|pills|ledge|tracks|blade|edge)\b[^.!?]{0,30}?\b(?:is|"
+                r"are|'s|looks|look|looking|seems|seem|sounds|feels) (?:so |real |really |pretty |"
+                r"kinda |kind of |very |more and more |too )?(?:friendly|tempting|inviting|"
+                r"comforting|like an option|like a way out|like the answer|like a solution|"
+                r"like my only option)\b(?![^.!?]{0,20}\b(?:sale|deal|price|discount|hike|walk|"
+                r"photos?|snow)\b)|\b(?:rope|noose|gun|pills|ledge|tracks|blade|razor)\b"
+                r"[^.!?]{0,30}?\b(?:is |are |keeps |keep )?(?:calling (?:to )?me|calling my name)\b"
+            ),
+        ),
+        (
+            # Holding a gun for hours.
+            "method",
+            (
+                r"\b(?:holding|held|hold|sat|sitting|sit|cradling|staring at|"
+                r"stared at) (?:\w+ ){0,4}?"
+                r"(?:with )?(?:my|the|a|dad's|his) (?:\w+ )?(?:gun|pistol|rifle|shotgun|revolver|"
+                r"glock|handgun|sidearm)\b[^.!?]{0,30}?\b(?:for (?:hours|an hour|a long time|ages|"
+                r"so long|a while)|all night|every night)\b|"
+                r"(?:\b(?:gun|guns|pistol|rifle|shotgun|revolver|glock|sidearm|handgun|firearm|"
+                r"service weapon)\b|(?<!\w)\.\d{2,3}\b|\b\d{1,2} ?mm\b)[^.!?\n]{0,60}?\b(?:holding|"
+                r"hold|held|sit with|sitting with|sat with|staring at|stare at|stared at|"
+                r"looking at|cradling|cradle)\b (?:it|the gun|them|that|the pistol|the rifle)\b"
+                r"[^.!?]{0,20}?\b(?:for (?:hours|an hour|a long time|ages|so long|a while)|"
+                r"all night|every night)\b"
+            ),
+        ),
+        (
+            # "everyone would throw a party if i killed myself".
+            "burden",
+            (
+                r"\b(?:throw a party|have a party|party|celebrate|celebrating|dance|cheer|"
+                r"be glad|be happy|be relieved) (?:\w+ ){0,2}?(?:if|when|once) i (?:killed myself|"
+                r"kill myself|died|die|was dead|were dead|was gone|disappeared|wasn't here)\b"
+            ),
+        ),
+        (
+            "active_ideation",
+            r"\b(?:if|when|once|after) i (?:killed|kill) (?:my ?self)\b(?! (?:with|over|for|at|"
+            r"to get|trying|to make|on|by|doing|studying|working|cleaning|laughing|every)\b)",
+        ),
+        (
+            # The car, the garage and a hose, listed.
+            "method",
+            (
+                r"\b(?:the |a |my )?(?:car|garage|hose|exhaust|duct tape|tape)\b,? (?:the |a |my |"
+                r"and )*(?:car|garage|hose|exhaust|duct tape|tape)\b,? (?:the |a |my |and )*"
+                r"(?:car|garage|hose|exhaust|duct tape|tape)\b(?![^.!?]{0,40}\b(?:wash\w*|clean\w*|"
+                r"water\w*|garden\w*|plants?|lawn|sale|for sale|fix\w*|repair\w*|insurance|rent\w*|"
+                r"pay\w*|need\w*|broke\w*|service\w*|mot)\b)(?<!\bcar car)"
+            ),
+        ),
+        (
+            "intent_plan",
+            r"\b(?:that's|thats|that is|this is|here's|heres) (?:my|the) plan\b(?=\s*(?:$|[.!,;]))",
+            "plan",
+            "support",
+        ),
+        (
+            "intent_plan",
+            r"\b(?:that's|thats|that is) (?:exactly |just )?what i want\b(?=\s*(?:$|[.!,;]))",
+            "support",
+        ),
+        (
+            "method",
+            (
+                r"\b(?:starve|starving|not eat|not eating|stop eating)\b(?: \w+){0,3}? (?:until|"
+                r"till|"
+                r"til) (?:i'm|im|i am|there's|theres) (?:nothing|gone|dead|bones|skin and bones|"
+                r"invisible|nothing left)\b"
+            ),
+        ),
+        (
+            # After an attempt: "next time i won't let anyone find me", "this time no one will".
+            "intent_plan",
+            (
+                r"\b{ATTEMPT}\b[^\n]{0,80}?\b(?:next time|this time)\b,? (?:i (?:won't|will not|"
+                r"wont) let (?:anyone|anybody|them|you) (?:find|stop|save) me|no one (?:will|'ll) "
+                r"(?:find|stop|save) me|nobody (?:will|'ll) (?:find|stop|save) me|i'll make sure "
+                r"(?:no one|nobody))\b"
+            ),
+            "plan",
         ),
     ]
 )

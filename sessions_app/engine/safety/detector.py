@@ -327,6 +327,10 @@ def _assessed(text: str, locale: str, context: bool) -> Assessment:
     for code in order:
         _scan(_LANGUAGES[code], view, hits, excused, times)
     if any("a" <= ch <= "z" for ch in view.text):
+        # Code-mixed Chinese and English: the English words read on their own.
+        spaced = norm.spaced_view(normal)
+        if spaced is not None:
+            _scan(_LANGUAGES["en"], _corrected(norm.key_view(spaced)), hits, excused, times)
         translit = norm.translit_view(normal)
         if translit is not None:
             _scan(_LANGUAGES["ru"], _corrected(norm.key_view(translit)), hits, excused, times)

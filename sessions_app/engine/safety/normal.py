@@ -317,6 +317,18 @@ def _collapse_spaces(view: View) -> View:
     return _rebuild(view, pieces) if pieces else view
 
 
+_CJK_LATIN = re.compile(rf"(?<=[{_CJK}])(?=[a-z])|(?<=[a-z])(?=[{_CJK}])")
+
+
+def spaced_view(view: View) -> View | None:
+    """Latin words written against Chinese characters set apart ("今晚就end it" → "今晚就 end
+    it"), so that the English patterns' word boundaries find them; None when there are none."""
+    pieces = [(m.start(), m.start(), " ") for m in _CJK_LATIN.finditer(view.text)]
+    if not pieces:
+        return None
+    return _rebuild(view, pieces)
+
+
 def normalize(text: str) -> str:
     """The readable normal form (see the module docstring)."""
     return normal_view(text).text

@@ -44,7 +44,7 @@ MACROS = {
         r"|top (?:my ?self)|do myself in|self[- ]?delete|delete myself|end (?:my|my own) life"
         r"|ending (?:my|my own) life|take (?:my|my own) life|taking (?:my|my own) life"
         r"|end it all|ending it all|commit suicide|commit sudoku|commit die|sewerslide"
-        r"|end myself|erase myself|end (?:my )?existence"
+        r"|end myself|erase myself|end (?:my )?existence|ctb"
         r"|(?:end|ending|ended) (?:everything|it all) (?:for good|forever|once and for all)"
         r"|(?:end|ending|ended) everything(?! (?:with|between|on|and start|i started|we))"
     ),
@@ -88,6 +88,71 @@ MACROS = {
         r"birthday|wedding|holidays?|semester|term|funeral|graduation|results))"
     ),
 }
+
+# Round 8: people, treatments, drinks and the places of a recent attempt.
+MACROS.update(
+    {
+        "KIN": (
+            r"(?:dad|daddy|father|mom|mommy|mum|mummy|mother|mama|papa|grandma|grandmother|nan|"
+            r"nana|granny|grandpa|grandad|granddad|grandfather|brother|sister|son|daughter|"
+            r"husband|wife|baby|friend|best friend|boyfriend|girlfriend|twin|partner|fiance|"
+            r"fiancee|child|little boy|little girl|boy|girl)"
+        ),
+        # A death spoken of before or after a wish to follow the person.
+        "GRIEF": (
+            r"(?:gone|passed|passed away|died|dead|death|lost (?:him|her|them|my \w+)|buried|"
+            r"funeral|grave|heaven|up there|other side|afterlife|since (?:he|she|they) (?:died|"
+            r"passed|left us)|rip|widow|widowed|widower|miscarriage|stillborn|stillbirth|"
+            r"anniversary of (?:his|her|their) death)"
+        ),
+        # Treatment a life depends on, stopped or refused.
+        "TREATSTOP": (
+            r"(?:stopped|stopping|stop|quit|quitting|skipping|skipped|skip|not taking|"
+            r"not refilling|won't refill|refusing|refused|refuse|giving up|gave up|ditched|"
+            r"ditching|binned|flushed|no more|not going to|won't go to|not going|cancelled|"
+            r"cancelling|cancel|hiding|not doing|won't do|done with) (?:\w+ ){0,2}?(?:my |the |"
+            r"all my |any more |any )?(?:\w+ )?(?:insulin|meds|medication|medications|medicine|"
+            r"heart meds|heart pills|blood thinners|lithium|dialysis|chemo|chemotherapy|"
+            r"radiotherapy|radiation|treatment|transplant meds|inhaler|antiretrovirals|arvs|"
+            r"injections|infusions|oxygen|feeding tube|epipen|anticoagulants|warfarin|"
+            r"(?:blood pressure|thyroid|seizure|epilepsy) (?:meds|pills|tablets|medication))\b"
+        ),
+        "ALCOHOL": (
+            r"(?:vodka|whiskey|whisky|wine|beer|alcohol|booze|gin|rum|tequila|liquor|spirits|"
+            r"brandy|cider|bourbon|drink|drinks)"
+        ),
+        "UNTILGONE": (
+            r"\b(?:drink|drinking|drank|booze|boozing|take|taking|took|swallow|swallowing|"
+            r"swallowed|pop|popping|popped|use|using|shoot up|shooting up|shot up|inject|"
+            r"injecting|snort|snorting|mix|mixing|neck|necking|chug|chugging|down|downing)\b"
+            r"(?: \w+){0,5}? (?:until|till|til|untill|so) (?:i|my heart|my body|it) (?:\w+ )?"
+            r"(?:don't|dont|do not|never|won't|wont|can't|cant|no longer) (?:wake|come round|"
+            r"come to|breathe|come back)\b"
+            r"|\b(?:drink|drinking|drank|take|taking|swallow|swallowing|pop|popping|shoot up|"
+            r"shooting up|inject|injecting)\b(?: \w+){0,5}? (?:until|till|til|untill) "
+            r"(?:i|my heart) (?:stop breathing|stops|stop|die|am dead|'m dead|give out|"
+            r"gives out)\b"
+        ),
+        # Alcohol and pills together, with a quantity, not a warning against it.
+        "MIXING": (
+            r"(?<!\bnot )(?<!\bdont )(?<!\bnever )(?<!\bto )(?<!\bshouldnt )"
+            r"\b(?:mix|mixes|mixed|mixing|combine|combined|combining|wash|washing|washed)\b"
+            r"(?=[^.!?]{0,80}\b(?:all|whole|bottle|every|lot|handful|everything|bunch|entire|"
+            r"full|box|pack|packet)\b)"
+            r"(?: \w+){0,4}? (?:{ALCOHOL}|{PILLS})\b(?: \w+){0,3}? (?:with|and|plus|down with) "
+            r"(?:\w+ ){0,3}?(?:{PILLS}|{ALCOHOL})\b"
+        ),
+        # Where a recent attempt is spoken of.
+        "ATTEMPT": (
+            r"(?:(?:hospital|er|a&e|icu|intensive care|psych ward|the ward|paramedics|ambulance|"
+            r"discharged)(?![^.!?\n]{0,30}\b(?:surgery|operation|op|knee|hip|fall|accident|birth|"
+            r"baby|appointment|check ?up|scan|injury|broken|fracture|flu|covid|infection)\b)|"
+            r"stomach pumped|pumped my stomach|the pills|my overdose|the overdose|"
+            r"my attempt|the attempt|tried to (?:kill myself|end it|die)|cut too deep|"
+            r"woke up in)"
+        ),
+    }
+)
 
 RULES: list[tuple[str, ...]] = [
     (
@@ -229,7 +294,7 @@ RULES: list[tuple[str, ...]] = [
         "passive_ideation",
         (
             r"\b(?:wouldn't|would not|don't|do not) (?:mind|care) (?:if i )?(?:just |simply "
-            r")?(?:dying|died|"
+            r")?(?:dying|died|die(?! (?:trying|doing|for|in|on|at|of|from)\b)|"
             r"if i died|not waking up|never waking up|getting hit|if i got hit|"
             r"if i didn't wake up|stopped existing|stop existing|didn't exist|disappeared|"
             r"was dead|were dead|was gone|wasn't here|never woke up|not existing)\b"
@@ -364,6 +429,9 @@ RULES: list[tuple[str, ...]] = [
             r"overdosing on) (?:\w+ ){0,3}?(?:all|every|the whole|a whole|whole|a bunch|bunch|"
             r"handful|handfuls|a handful|lots|a lot|loads|enough|too many|entire|bottle|box|boxes|"
             r"packet|packets|pack|strip|month's|stash|everything)\b(?:\w+ |\W+){0,4}?{PILLS}"
+            r"(?![^.!?]{0,20}\b(?:as prescribed|prescribed|on time|every day|daily|like i should|"
+            r"like i'm supposed to|with (?:food|breakfast|dinner|lunch|me)|along|on (?:the|my|our) "
+            r"(?:trip|holiday|vacation|flight))\b)"
         ),
     ),
     (
@@ -515,8 +583,9 @@ RULES: list[tuple[str, ...]] = [
     (
         "method",
         (
-            r"\b(?:drown|drowning|drowned) (?:my ?self)\b|\b(?:walk|walking|swim|swimming|go|"
-            r"going|wade|wading|jump|jumping) (?:\w+ )?(?:into|in|out into) (?:the |a )?(?:sea|"
+            r"\b(?:drown|drowning|drowned) (?:my ?self)\b|\b(?:walk|walks|walked|walking|swim|"
+            r"swam|swimming|go|went|going|wade|waded|wading|jump|jumped|jumping) (?:\w+ )?(?:into|"
+            r"in|out into) (?:the |a )?(?:sea|"
             r"ocean|river|lake|water|waves|canal)\b(?=.{0,40}\b(?:never|not come back|"
             r"not coming back|never coming back|not coming out|and not|don't come back|drown|die|"
             r"end|gone|until|sink|stones?|forever)\b|\s*$)"
@@ -566,6 +635,9 @@ RULES: list[tuple[str, ...]] = [
             r"hang (?:my ?self)|shoot (?:my ?self)|slit|drown (?:my ?self)|take (?:all (?:of )?|"
             r"every one of |the rest of |a bunch of |too many |loads of |"
             r"the whole (?:bottle|box|pack) of )(?:my |the |these |those )?{PILLS}|"
+            r"take (?:everything|all|whatever) (?:i have|i've got|i can find|in (?:the|my) "
+            r"(?:\w+ )?(?:cabinet|cupboard|drawer|box|kit))\b(?! (?:to|with|into|out|home|back|"
+            r"off|for|on|from|apart|away)\b)|"
             r"take (?:the|these|those) {PILLS}\b(?! (?:now|with|in the morning|as|every|daily|"
             r"on time|my doctor)\b)|swallow|walk "
             r"into|step (?:off|in front)|throw myself|"
@@ -617,7 +689,9 @@ RULES: list[tuple[str, ...]] = [
             r"\b(?:tonight|today|tomorrow|this) (?:is|'s|s) (?:the|my) (?:night|day)\b|"
             r"\b(?:tonights|todays|tomorrows) the (?:night|day)\b|\b(?:it's|its|it is) (?:time|"
             r"decided|over)\b|\b(?:i've|ive|i have|i) (?:decided|made up my mind|"
-            r"made my decision)\b|\b(?:i'm|im|i am) (?:done|ready)\b(?! (?:for|with (?:this|the|"
+            r"made my decision)\b|\b(?:i'm|im|i am) (?:so |just |really |totally |"
+            r"fucking )?(?:done|"
+            r"ready)\b(?! (?:for|with (?:this|the|"
             r"work|school|my)|to (?:go|start|eat|talk|order|leave for|work))\b)|"
             r"\bno turning back\b"
         ),
@@ -1171,7 +1245,9 @@ RULES.extend(
                 r"see|go to|meet|be reunited with) (?:my |our )?(?:late )?(?:dad|daddy|father|mom|"
                 r"mommy|mum|mummy|mother|mama|papa|grandma|grandmother|nan|nana|granny|grandpa|"
                 r"grandad|granddad|grandfather|brother|sister|son|daughter|husband|wife|baby|"
-                r"friend|best friend|bff|boyfriend|girlfriend|twin|him|her|them)(?: again)?\b"
+                r"friend|best friend|bff|boyfriend|girlfriend|twin|him|her(?! (?:family|parents|"
+                r"kids|children|friends|mum|mom|dad|husband|wife|brother|sister|son|daughter|"
+                r"side|grave|things)\b)|them)(?: again)?\b"
                 r"(?=[^.!?]{0,80}\b(?:gone|passed|died|dead|heaven|buried|funeral|grave|"
                 r"lost (?:him|her|them)|since (?:he|she|they) (?:died|passed|left us)|up there|"
                 r"other side|afterlife|rest in peace|rip)\b)"
@@ -1453,6 +1529,9 @@ RULES.extend(
                 r"ledge|bridge|tracks)\b[^.!?]{0,40}?\b(?:keep|kept|keeps|can't stop|cant stop|"
                 r"been|always|constantly) (?:thinking|think) (?:about|of) (?:it|them|using it|"
                 r"using them)\b"
+                r"|\b(?:rope|noose|gun|pistol|rifle|shotgun|pills|tablets|blade|blades|razor|"
+                r"belt|ledge|bridge|tracks)\b[^\n]{0,60}?\bi (?:think|thought) (?:about|of) "
+                r"(?:it|them|using it|using them) (?:every|each) (?:night|day|evening|morning)\b"
             ),
         ),
         (
@@ -1586,7 +1665,7 @@ RULES.extend(
             # "Easier for everyone if I wasn't here."
             "burden",
             (
-                r"\b(?:easier|better|happier|lighter|simpler|fine|relieved|better off)\b"
+                r"\b(?:easier|better|happier|lighter|simpler|fine|relieved|better off|safer)\b"
                 r"[^.!?]{0,40}?\bif i (?:wasn't|weren't|was not|were not|was gone|were gone|"
                 r"was dead|were dead|didn't exist|did not exist|disappeared|wasn't here|"
                 r"wasn't around|weren't around)\b"
@@ -1997,6 +2076,499 @@ RULES.extend(
                 r"really )?"
                 r"(?:notice|care|cry|miss me|be sad|come)\b"
             ),
+        ),
+    ]
+)
+
+# Round 8: contexts the earlier rounds under-covered: treatment stopped to die, drinking or
+# taking everything "until I don't wake up", eating as a means, following the dead, old age,
+# prayer, gaming words, emoji, goodbyes on the way to a height, guns at home, debt, an attempt
+# just survived.
+RULES.extend(
+    [
+        # Treatment stopped: a means next to any other sign, a purpose or a hope of dying.
+        ("method", r"\b{TREATSTOP}", "support"),
+        (
+            "intent_plan",
+            (
+                r"\b{TREATSTOP}[^.!?]{0,40}?\b(?:on purpose so|deliberately so|so (?:that )?"
+                r"(?:it|this|the end|death|everything|it all) (?:\w+ )?(?:happens|comes|come|"
+                r"goes|ends|end|is over|will be over|can happen|can end)|so (?:that )?i (?:can )?"
+                r"(?:die|go (?:for good|forever|sooner|faster|peacefully)|be gone|don't wake up|"
+                r"never wake up)|to (?:die|let (?:it|myself|me) "
+                r"(?:go|die|happen))|(?:until|till) (?:it|this|the disease|the cancer|my heart|"
+                r"my body|my kidneys) (?:kills|takes|gives out|stops|fails))\b"
+            ),
+        ),
+        (
+            "passive_ideation",
+            (
+                r"\b{TREATSTOP}[^.!?]{0,50}?\b(?:hop(?:e|ing)|pray(?:ing)?|wish(?:ing)?) "
+                r"(?:that )?(?:my heart|my body|my kidneys|my liver|my lungs|it|this|the cancer|"
+                r"the disease|i) (?:just |finally )?(?:gives? out|stops?|fails?|kills? me|"
+                r"takes? me|shuts? down|will stop|would stop|dies?|don't wake up|won't wake up|"
+                r"never wake up|finishes me|ends it)\b"
+            ),
+        ),
+        # Drinking or taking things "until I don't wake up"; "gonna" makes it an intent.
+        ("method", r"{UNTILGONE}"),
+        ("intent_plan", r"\b{INTENT} (?:\w+ ){0,2}?{UNTILGONE}"),
+        (
+            "method",
+            (
+                r"\b(?:shoot up|shooting up|inject|injecting|use|using|take|taking|snort|snorting|"
+                r"smoke|smoking|do|doing)\b (?:\w+ ){0,4}?(?:more than (?:usual|ever|i should|"
+                r"normal)|way too much|too much|everything i have|the whole (?:bag|stash|lot))\b"
+                r"[^.!?]{0,30}?\b(?:not come back|never come back|not wake up|never wake up|die|"
+                r"od|overdose|stop my heart|not make it)\b"
+            ),
+        ),
+        (
+            # Everything one has, the pills not named: "take everything i have tonight".
+            "method",
+            (
+                r"(?<!\bit )(?<!\bthat )\b(?:take|taking|took|swallow|swallowing|swallowed|down|"
+                r"downing|downed|neck|necking) (?:everything|all|whatever|every (?:pill|tablet|"
+                r"single pill)) (?:i have|i've got|ive got|i got|i can find|that's left|in (?:the|"
+                r"my|this) (?:\w+ )?(?:cabinet|cupboard|drawer|box|kit|house)|from (?:the|my) "
+                r"(?:\w+ )?(?:cabinet|cupboard|drawer|box|kit))\b(?! (?:to|with(?! (?:a |the |"
+                r"some )?(?:bottle of |glass of |can of )?{ALCOHOL}\b)|into|out|home|back|off|for|"
+                r"on|from|apart|away|in|and put|not)\b)"
+            ),
+        ),
+        (
+            # Already taken: an attempt in progress.
+            "method",
+            (
+                r"(?<!\bit )(?<!\bthat )\b(?:took|swallowed|downed|necked) (?:everything|all|"
+                r"whatever|every (?:pill|tablet|single pill)) (?:i have|i've got|ive got|i got|"
+                r"i had|i could find|that was left|in (?:the|my|this) (?:\w+ )?(?:cabinet|"
+                r"cupboard|drawer|box|kit)|from (?:the|my) (?:\w+ )?(?:cabinet|cupboard|drawer|"
+                r"box|kit))\b(?=\s*(?:$|[.,!;]|with (?:a |the |some )?(?:bottle of |glass of |"
+                r"can of )?{ALCOHOL}\b|and (?:went|lay|lied|laid) down|tonight|just now|"
+                r"an hour ago|"
+                r"and (?:now|waiting)))"
+            ),
+            "plan",
+        ),
+        # Alcohol with the pills.
+        ("method", r"{MIXING}"),
+        ("intent_plan", r"\b{INTENT} (?:\w+ ){0,2}?{MIXING}"),
+        (
+            # Already mixed: an attempt in progress, L4 on its own.
+            "method",
+            (
+                r"(?<!\bnot )(?<!\bnever )\b(?:mixed|combined|washed)\b"
+                r"(?=[^.!?]{0,80}\b(?:all|whole|bottle|every|lot|handful|everything|bunch|entire|"
+                r"full|box|pack|packet)\b)"
+                r"(?: \w+){0,4}? (?:{ALCOHOL}|{PILLS})\b(?: \w+){0,3}? (?:with|and|plus|down with) "
+                r"(?:\w+ ){0,3}?(?:all|every|the whole|a whole|a handful of|a bunch of|the rest of)"
+                r" (?:\w+ )?(?:{PILLS}|{ALCOHOL})\b"
+            ),
+            "plan",
+        ),
+        (
+            "passive_ideation",
+            (
+                r"\b(?:let's|lets|we'll|i'll|gonna|going to|and|then) see if i (?:even |still |"
+                r"actually )?(?:wake up|survive|make it|live|am still alive|'m still alive|"
+                r"see (?:tomorrow|the morning))\b(?=\s*(?:$|[.,!?;]|tomorrow\s*(?:$|[.,!?;])|"
+                r"after (?:this|that|these|those)\b))|\bif i wake up,? i wake up\b|"
+                r"\bif i don't wake up,? "
+                r"(?:so be it|oh well|whatever|fine|good|even better)\b"
+            ),
+        ),
+        (
+            # Not eating as the means: "not eating until my heart stops".
+            "method",
+            (
+                r"\b(?:not eating|stop eating|stopped eating|won't eat|wont eat|not going to eat|"
+                r"refuse to eat|refusing to eat|refusing food|starve|starving|starving myself|"
+                r"starve myself|fasting|restricting|not eat)\b(?: \w+){0,3}? (?:until|till|til) "
+                r"(?:i|my heart|my body|my organs|it) (?:\w+ )?(?:die|dies|stop|stops|give out|"
+                r"gives out|collapse|collapses|shut down|shuts down|disappear|kill me|kills me|"
+                r"am dead|'m dead|fail|fails)\b"
+                r"|\b(?:starv\w*|not eating|restricting)\b[^.!?]{0,40}?\b(?:way|chance|means) "
+                r"(?:to|of) (?:die|dying|disappear|disappearing|go|end it|kill myself|not exist)\b"
+            ),
+        ),
+        (
+            "intent_plan",
+            r"\b(?:that's|thats|that is) (?:the )?(?:whole )?(?:point|idea|plan|goal)\b"
+            r"(?=\s*(?:$|[.!,;]))",
+            "support",
+        ),
+        (
+            # Purging until one bleeds; hurting oneself "because i deserve it".
+            "self_harm",
+            (
+                r"\b(?:purge|purging|purged|throw up|throwing up|threw up|vomit\w*|(?:make|making|"
+                r"made) myself (?:sick|throw up|vomit))\b[^.!?]{0,30}?\b(?:until|till|til) (?:i|"
+                r"it|there|my throat)(?:'s| is| am|'m)? (?:\w+ )?(?:bleed\w*|bled|blood)\b"
+                r"|\b(?:until|till|til) (?:i|it)(?:'m| am| is|'s) bleeding\b"
+                r"|\b(?:purge|purging|cut|cutting|burn|burning|hit|hitting|punch|punching|"
+                r"scratch|scratching|starve|starving|bang|banging)\b[^.!?]{0,40}?\b(?:because|"
+                r"cause|cuz|coz|since) i deserve (?:it|to hurt|to suffer|pain|the pain|to bleed|"
+                r"to be punished|this)\b"
+            ),
+        ),
+        (
+            # Following the dead, the death spoken of first: "she's been gone 6 months and i
+            # want to go where she is", "since my son died i should have gone with him".
+            "passive_ideation",
+            (
+                r"\b{GRIEF}\b[^\n]{0,80}?\b(?:{WANT}|ready|longing|can't wait) (?:\w+ ){0,2}?"
+                r"{TO} (?:go |be )?(?:join|be with|go to|be reunited with|follow) (?:(?:my |our )?"
+                r"(?:late )?(?:{KIN}) again|(?:him|her|them)(?: again)?\b(?! (?:family|parents|"
+                r"kids|"
+                r"children|friends|mum|mom|dad|husband|wife|brother|sister|son|daughter|side|grave|"
+                r"things|at|in|on|for|to|when|while|more)\b))"
+                r"|\b{GRIEF}\b[^\n]{0,80}?\b{WANT} (?:\w+ ){0,2}?{TO} (?:go|be) where (?:she|he|"
+                r"they|my \w+) (?:is|are|went|has gone|have gone|'s)\b"
+                r"|\b{WANT} (?:\w+ ){0,2}?{TO} (?:go|be) where (?:she|he|they|my \w+) (?:is|are|"
+                r"went|has gone|have gone|'s)\b(?=[^\n]{0,80}\b{GRIEF}\b)"
+                r"|\b{GRIEF}\b[^\n]{0,80}?\b(?:should|should've|should have|could have|wish i had|"
+                r"wish i'd|ought to have) (?:just )?(?:gone|died|left|went) (?:with|alongside|"
+                r"together with) (?:him|her|them|my \w+)\b(?! (?:to|for|on|into|instead|that|"
+                r"when|because)\b)"
+                r"|\b(?:should've|should have|wish i had|wish i'd|ought to have|"
+                r"it should have been "
+                r"me who) (?:just )?died (?:with|alongside|instead of|together with|in place of) "
+                r"(?:him|her|them|my \w+)\b"
+            ),
+        ),
+        (
+            # "i'll see her soon", "i'll be with him again": an intent next to a clear sign.
+            "intent_plan",
+            (
+                r"\b(?:i'll|ill|i will|i'm going to|im going to|gonna|soon i'll|i can finally|"
+                r"i get to) (?:finally |soon )?(?:see|join|be with|be reunited with|hold) (?:my )?"
+                r"(?:late )?(?:{KIN}|him|her|them)(?: again)? (?:soon|very soon|tonight|"
+                r"before long|at last)\b"
+            ),
+            "support",
+        ),
+        (
+            "method",
+            (
+                r"\b(?:go|going|went|slip|slipping|slide|sliding|sink|sinking|put(?:ting)? my head|"
+                r"duck(?:ing)?|lie|lying|lay|laying) (?:\w+ )?under (?:the )?(?:water|surface|"
+                r"bath ?water)\b(?: myself)?[^.!?]{0,20}?\b(?:and|to) (?:just )?(?:stay|staying|"
+                r"stayed|not come (?:up|back)|never come (?:up|back)|not coming (?:up|back)|"
+                r"never coming (?:up|back)|not surface|not breathe|stop breathing)\b"
+            ),
+        ),
+        (
+            # Old age: "i've lived long enough", "ready to meet my maker".
+            "passive_ideation",
+            (
+                r"\b(?:i've|ive|i have|i) (?:lived|been alive|been on this earth) (?:long enough|"
+                r"too long|more than long enough|way too long|enough years)\b(?! (?:to|in|with|at|"
+                r"here|there|on|for)\b)"
+                r"|\b(?:ready|time|waiting) (?:for me )?to (?:meet my maker|go home to (?:the lord|"
+                r"god|jesus)|be with (?:the lord|god|jesus))\b"
+            ),
+        ),
+        (
+            # Prayer: "praying that god doesn't let me wake up", "lord, please take me".
+            "passive_ideation",
+            (
+                r"\b(?:pray|prays|prayed|praying|ask|asking|asked|beg|begging|begged) "
+                r"(?:\w+ ){0,4}?(?:that )?(?:god|the lord|jesus|allah|the universe|he)\b "
+                r"(?:\w+ )?(?:doesn't|does not|won't|will not|wouldn't|would not|never) let me "
+                r"(?:wake up|see (?:another (?:day|morning|night|year)|tomorrow|the (?:morning|"
+                r"sunrise)|morning))\b"
+                r"|\b(?:lord|god|jesus|allah)\b,? (?:please )?(?:just )?(?:take me|call me home|"
+                r"let me die|end my life|don't let me wake up)\b(?! (?:to|through|under|by|back|"
+                r"home from|out|on|there|with|seriously|away from)\b)(?![^.!?]{0,40}\b(?:meeting|"
+                r"exam|monday|homework|lecture|traffic|queue|work|email|class|boss|party|call|"
+                r"lol|lmao|haha)\b)"
+            ),
+        ),
+        (
+            # "god forgive me for what i'm going to do tonight".
+            "intent_plan",
+            (
+                r"\b(?:god|lord|jesus|allah|mum|mom|dad|mama|everyone|please),? (?:please )?"
+                r"(?:forgive me|i'm sorry|im sorry) (?:\w+ ){0,2}?for (?:what|the thing|"
+                r"this thing) (?:i'm|im|i am|i'll|ill) (?:going to|gonna|about to) do\b"
+                r"(?! (?:to (?:this|that|the|your|my)|with (?:this|that|the|your) (?:cake|pizza|"
+                r"song|photo|car|hair))\b)"
+            ),
+        ),
+        (
+            "intent_plan",
+            (
+                r"\b(?:forgive me|i'm sorry|im sorry|i am sorry|sorry) (?:\w+ ){0,2}?for (?:what|"
+                r"the thing|this thing) (?:i'm|im|i am|i'll|ill) (?:going to|gonna|about to) do\b"
+                r"(?! (?:to (?:this|that|the|your|my)|with (?:this|that|the|your) (?:cake|pizza|"
+                r"song|photo|car|hair))\b)"
+            ),
+            "support",
+        ),
+        (
+            # A suicidal thought with a time to it: "thinking abt ctb this weekend".
+            "intent_plan",
+            (
+                r"\b(?:thinking|think|thought|considering|planning) (?:about |abt |bout |of |on )?"
+                r"(?:\w+ )?(?:{KILLME}|ctb|suicide|ending it|ending my life|ending things|"
+                r"taking my life)\b[^.!?]{0,20}?\b{TIME}\b"
+            ),
+        ),
+        # Emoji: a blade and blood; a means and then a grave or a coffin.
+        (
+            "method",
+            (
+                r"\b(?:pills|rope|gun|knife|razor)\b(?: (?:pills|rope|gun|knife|razor))*"
+                r"[^.!?\n]{0,30}?\b(?:grave|coffin)\b"
+            ),
+        ),
+        (
+            # Gaming words about oneself.
+            "active_ideation",
+            (
+                r"\bgame over (?:for me )?(?:irl|in real life|for real|for good|in life)\b"
+                r"|\bgame over for me\b(?=[^.!?]{0,30}\b(?:irl|in real life|for real|life)\b)"
+                r"|\b(?:uninstall|uninstalling|uninstalled|unsubscribe|unsubscribing|alt[- +]?f4|"
+                r"ctrl[- +]?alt[- +]?delete|ctrl[- +]?alt[- +]?del) (?:my ?self|me|from life|life|"
+                r"irl|my life|my existence)\b"
+                r"|\b(?:log|logging|logged|sign|signing|signed|quit|quitting|rage ?quit\w*|exit|"
+                r"exiting) (?:off |out )?(?:from |of )?(?:life|this life|existence|reality|"
+                r"the world|this world|the game of life)\b[^.!?]{0,20}?\b(?:permanently|for good|"
+                r"forever|for real|irl|once and for all)\b"
+                r"|\bno (?:more )?respawns?\b[^.!?]{0,40}?\b(?:irl|for real|in real life|i mean me|"
+                r"meaning me|mean me)\b"
+            ),
+        ),
+        (
+            # A goodbye, then on the way to a height: "love you all. im going to the bridge now".
+            "intent_plan",
+            (
+                r"\b(?:love you all|love you guys|goodbye|good bye|bye everyone|bye all|bye guys|"
+                r"thank you for everything|thanks for everything|sorry for everything|"
+                r"forgive me)\b[^\n]{0,60}?\b(?:i'm |im |i am )?(?:going|heading|off|walking|"
+                r"driving|on my way|leaving) (?:up )?(?:to|out to|for) (?:the )?(?:\w+ )?(?:bridge|"
+                r"roof|rooftop|tracks|railway|railway line|cliff|cliffs|ledge|top floor|"
+                r"tall building|car park roof)\b(?! (?:for (?:a|the) (?:party|smoke|drink|view|"
+                r"photos?|picnic|barbecue|bbq|sunset|walk)|terrace|garden|bar|party|deck|"
+                r"restaurant|cafe|club|game|night|tournament|players|walk)\b)"
+                r"|\b(?:i'm |im |i am )?(?:going|heading|off|walking|driving|on my way) (?:up )?to "
+                r"(?:the )?(?:\w+ )?(?:bridge|roof|rooftop|tracks|railway|cliff|cliffs|ledge|"
+                r"top floor)\b(?! (?:terrace|garden|bar|party|deck|restaurant|cafe|club|game|"
+                r"night|tournament|players|walk)\b)(?: now| tonight)?[^\n]{0,20}?\b(?:goodbye|"
+                r"good bye|bye everyone|"
+                r"love you all|forgive me|thank you for everything|thanks for everything)\b"
+            ),
+            "plan",
+        ),
+        (
+            # Guns at home: "eating it", "putting it to my head", loaded "for me".
+            "method",
+            (
+                r"\b(?:eat|eating|ate|eaten|suck|sucking|swallow|swallowing) (?:my |the |a |his |"
+                r"dad's )?(?:gun|rifle|pistol|shotgun|barrel|revolver|glock|service weapon|"
+                r"sidearm)\b|\b(?:gun|rifle|pistol|shotgun|revolver|glock|sidearm)\b[^.!?]{0,50}?"
+                r"\b(?:eat|eating|ate|suck|sucking) (?:it|the barrel|a bullet|lead)\b"
+                r"|\b(?:put|putting|hold|holding|held|press|pressing|pressed|point|pointing|"
+                r"pointed|stick|sticking) (?:it|the gun|a gun|my gun|the barrel|the pistol|"
+                r"the rifle|the muzzle|the revolver) (?:to|against|in|into|under|at) my (?:head|"
+                r"temple|mouth|chin)\b|\b(?:put|putting|hold|holding|press|pressing|point|"
+                r"pointing) (?:the gun|a gun|my gun|the barrel|the pistol|the muzzle) (?:to|"
+                r"against|at) my (?:chest|heart)\b"
+            ),
+        ),
+        (
+            "intent_plan",
+            (
+                r"\b(?:gun|pistol|rifle|shotgun|revolver|glock|sidearm|service weapon)\b"
+                r"[^.!?]{0,60}?\b(?:loaded|ready|one in the chamber|within reach|next to (?:the|"
+                r"my) bed|by (?:the|my) bed|under my pillow)\b[^.!?]{0,30}?(?:(?:it's|its|it is|"
+                r"that's|thats) (?:for me|meant for me)\b(?! to\b)|\bfor myself\b|"
+                r"\bnot for (?:intruders|"
+                r"burglars|protection|anyone else|them)\b|\bin case i (?:need it|decide|can't take "
+                r"it)\b)"
+            ),
+        ),
+        (
+            # Debt: worth more dead, the insurance as the way out.
+            "burden",
+            (
+                r"\b(?:i'm|im|i am|i'd be|id be|i would be|i'll be|i'd honestly be|i'm probably) "
+                r"(?:\w+ )?worth more (?:to (?:them|my family|everyone|my kids|my wife|"
+                r"my husband) )?"
+                r"dead\b|\b(?:better off|be better|be fine|be okay|manage better|cope better) "
+                r"(?:\w+ )?with (?:the|my) (?:life )?insurance(?: money| payout| pay ?out)?\b"
+                r"|\b(?:only|one|best|easiest) (?:way out|way|option|solution|answer)\b"
+                r"[^.!?]{0,30}?\b(?:my |the )?(?:life insurance|insurance (?:money|payout))\b"
+            ),
+        ),
+        (
+            # An attempt just survived: let out of hospital "after the pills".
+            "preparatory",
+            (
+                r"\b(?:hospital|er|a&e|icu|intensive care|psych ward|ward|paramedics|ambulance|"
+                r"discharged|released|let me (?:go|out)|sent me home|got out|out of (?:the )?"
+                r"(?:hospital|er|a&e|icu))\b[^.!?]{0,40}?\bafter (?:the |my |that |i took "
+                r"(?:\w+ ){0,2}?)(?:pills|overdose|od|attempt|suicide attempt|tablets|i tried|"
+                r"trying to|cutting|jumping)\b(?! (?:worked|kicked in|helped|cleared|did|made|"
+                r"started|fixed|for|of)\b)"
+            ),
+        ),
+        (
+            "passive_ideation",
+            (
+                r"\b{ATTEMPT}\b[^\n]{0,80}?\b(?:wish|wished|wishing) (?:it|that it|they|"
+                r"the pills) (?:had |would have |'d )?(?:worked|been enough|finished me|killed me|"
+                r"let me die|let me go)\b(?! out\b)"
+                r"|\b(?:wish|wished) (?:they|the paramedics|the doctors|my \w+|someone|somebody) "
+                r"(?:hadn't|had not|didn't|never) (?:found|saved|revived|woken) me\b"
+            ),
+        ),
+        (
+            "intent_plan",
+            (
+                r"\b{ATTEMPT}\b[^\n]{0,80}?\bnext time,? (?:i'll|ill|i will|i'm going to|"
+                r"im going to|gonna|i'm gonna|im gonna|i won't|i wont|i will not) (?:just )?"
+                r"(?:take (?:more|all|the lot|twice as many|the whole)|do it (?:right|properly|"
+                r"better)|make sure|cut deeper|go deeper|use (?:more|a gun|a rope)|jump|"
+                r"not (?:fail|mess it up|wake up|survive|call anyone)|fail|survive|succeed|"
+                r"finish it|get it right|wake up|be found|call anyone|tell anyone)\b"
+            ),
+            "plan",
+        ),
+        (
+            # "better off without a mum like me".
+            "burden",
+            (
+                r"\b(?:better off|happier|fine|okay|ok) without (?:a |such a |this )?(?:\w+ ){0,2}?"
+                r"(?:like me|as bad as me|as useless as me)\b"
+            ),
+        ),
+    ]
+)
+
+# Round 8, the check written after the fixes: a drink and the rest of the pills, "i'm taking the
+# whole bottle", lying down beside the dead, a means that "looks friendly", holding a gun for
+# hours, a party if i killed myself, the car, the garage and a hose, starving "until i'm nothing".
+RULES.extend(
+    [
+        (
+            "method",
+            (
+                r"\b(?:a |the |this |my )?(?:bottle|fifth|handle|case|crate) of (?:\w+ ){1,2}?"
+                r"(?:and|&|plus|with) (?:the rest of|all|all of|a bunch of|a handful of|enough|"
+                r"every one of|the whole (?:bottle|box|pack) of) (?:my |the |those |these )?"
+                r"{PILLS}\b"
+            ),
+        ),
+        (
+            "intent_plan",
+            (
+                r"\b(?:i'm|im|i am) (?:\w+ )?(?:taking|swallowing|downing|necking) (?:the whole|"
+                r"a whole|the entire|the rest of|every single one of|"
+                r"all of) (?:\w+ )?(?:bottle of |"
+                r"box of |pack of |packet of )?(?:my |the |these |those )?{PILLS}\b"
+                r"(?![^.!?]{0,20}\b(?:as prescribed|prescribed|on time|every day|daily|"
+                r"with (?:food|breakfast|dinner|lunch|me)|along|on (?:the|my|our) (?:trip|holiday|"
+                r"vacation|flight))\b)"
+            ),
+        ),
+        (
+            # Lying down beside the dead and not getting up.
+            "passive_ideation",
+            (
+                r"\b(?:lie|lying|lay|laying|sleep|sleeping|be buried|being buried|rest|resting) "
+                r"(?:down )?(?:next to|beside|with|by) (?:him|her|them|my (?:\w+ )?{KIN})\b"
+                r"[^.!?]{0,30}?\b(?:and (?:not|never) (?:get|getting|wake|waking) up|forever|"
+                r"for good|and stay(?:ing)? there|in the (?:ground|grave|cemetery)|under the "
+                r"(?:ground|earth))\b"
+            ),
+        ),
+        (
+            # A means that "looks friendly".
+            "method",
+            (
+                r"\b(?:rope|noose|gun|pills|ledge|tracks|blade|edge)\b[^.!?]{0,30}?\b(?:is|"
+                r"are|'s|looks|look|looking|seems|seem|sounds|feels) (?:so |real |really |pretty |"
+                r"kinda |kind of |very |more and more |too )?(?:friendly|tempting|inviting|"
+                r"comforting|like an option|like a way out|like the answer|like a solution|"
+                r"like my only option)\b(?![^.!?]{0,20}\b(?:sale|deal|price|discount|hike|walk|"
+                r"photos?|snow)\b)|\b(?:rope|noose|gun|pills|ledge|tracks|blade|razor)\b"
+                r"[^.!?]{0,30}?\b(?:is |are |keeps |keep )?(?:calling (?:to )?me|calling my name)\b"
+            ),
+        ),
+        (
+            # Holding a gun for hours.
+            "method",
+            (
+                r"\b(?:holding|held|hold|sat|sitting|sit|cradling|staring at|"
+                r"stared at) (?:\w+ ){0,4}?"
+                r"(?:with )?(?:my|the|a|dad's|his) (?:\w+ )?(?:gun|pistol|rifle|shotgun|revolver|"
+                r"glock|handgun|sidearm)\b[^.!?]{0,30}?\b(?:for (?:hours|an hour|a long time|ages|"
+                r"so long|a while)|all night|every night)\b|"
+                r"(?:\b(?:gun|guns|pistol|rifle|shotgun|revolver|glock|sidearm|handgun|firearm|"
+                r"service weapon)\b|(?<!\w)\.\d{2,3}\b|\b\d{1,2} ?mm\b)[^.!?\n]{0,60}?\b(?:holding|"
+                r"hold|held|sit with|sitting with|sat with|staring at|stare at|stared at|"
+                r"looking at|cradling|cradle)\b (?:it|the gun|them|that|the pistol|the rifle)\b"
+                r"[^.!?]{0,20}?\b(?:for (?:hours|an hour|a long time|ages|so long|a while)|"
+                r"all night|every night)\b"
+            ),
+        ),
+        (
+            # "everyone would throw a party if i killed myself".
+            "burden",
+            (
+                r"\b(?:throw a party|have a party|party|celebrate|celebrating|dance|cheer|"
+                r"be glad|be happy|be relieved) (?:\w+ ){0,2}?(?:if|when|once) i (?:killed myself|"
+                r"kill myself|died|die|was dead|were dead|was gone|disappeared|wasn't here)\b"
+            ),
+        ),
+        (
+            "active_ideation",
+            r"\b(?:if|when|once|after) i (?:killed|kill) (?:my ?self)\b(?! (?:with|over|for|at|"
+            r"to get|trying|to make|on|by|doing|studying|working|cleaning|laughing|every)\b)",
+        ),
+        (
+            # The car, the garage and a hose, listed.
+            "method",
+            (
+                r"\b(?:the |a |my )?(?:car|garage|hose|exhaust|duct tape|tape)\b,? (?:the |a |my |"
+                r"and )*(?:car|garage|hose|exhaust|duct tape|tape)\b,? (?:the |a |my |and )*"
+                r"(?:car|garage|hose|exhaust|duct tape|tape)\b(?![^.!?]{0,40}\b(?:wash\w*|clean\w*|"
+                r"water\w*|garden\w*|plants?|lawn|sale|for sale|fix\w*|repair\w*|insurance|rent\w*|"
+                r"pay\w*|need\w*|broke\w*|service\w*|mot)\b)(?<!\bcar car)"
+            ),
+        ),
+        (
+            "intent_plan",
+            r"\b(?:that's|thats|that is|this is|here's|heres) (?:my|the) plan\b(?=\s*(?:$|[.!,;]))",
+            "plan",
+            "support",
+        ),
+        (
+            "intent_plan",
+            r"\b(?:that's|thats|that is) (?:exactly |just )?what i want\b(?=\s*(?:$|[.!,;]))",
+            "support",
+        ),
+        (
+            "method",
+            (
+                r"\b(?:starve|starving|not eat|not eating|stop eating)\b(?: \w+){0,3}? (?:until|"
+                r"till|"
+                r"til) (?:i'm|im|i am|there's|theres) (?:nothing|gone|dead|bones|skin and bones|"
+                r"invisible|nothing left)\b"
+            ),
+        ),
+        (
+            # After an attempt: "next time i won't let anyone find me", "this time no one will".
+            "intent_plan",
+            (
+                r"\b{ATTEMPT}\b[^\n]{0,80}?\b(?:next time|this time)\b,? (?:i (?:won't|will not|"
+                r"wont) let (?:anyone|anybody|them|you) (?:find|stop|save) me|no one (?:will|'ll) "
+                r"(?:find|stop|save) me|nobody (?:will|'ll) (?:find|stop|save) me|i'll make sure "
+                r"(?:no one|nobody))\b"
+            ),
+            "plan",
         ),
     ]
 )

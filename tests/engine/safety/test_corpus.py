@@ -124,6 +124,13 @@ def test_russian_typed_in_latin_letters_is_read_as_russian():
         assert {f.language for f in a.findings} == {"ru"}
 
 
+def test_english_written_against_chinese_characters_is_read_as_english():
+    a = assess("我今晚就end it", "zh")
+    assert a.positive
+    assert "end it" in {f.span for f in a.findings}
+    assert not assess("今天好累，先sleep了", "zh").positive
+
+
 def test_every_language_is_checked_whatever_the_locale():
     assert assess("我不想活了", "en").positive
     assert assess("I want to kill myself", "ru").positive

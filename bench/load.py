@@ -158,10 +158,9 @@ async def play(client, tally: Tally, deadline: float) -> None:
         if state is None:
             return
         ended = await call(client, tally, "end", "POST", f"{base}/end", {})
-        if ended is None:
-            return
-        finish = {"finish": True}
-        await call(client, tally, "last-thing", "POST", f"{base}/last-thing", finish, LAST)
+        if ended is not None:
+            finish = {"finish": True}
+            await call(client, tally, "last-thing", "POST", f"{base}/last-thing", finish, LAST)
 
 
 # The floor's requests per connection: about as many as a played session's.

@@ -25,32 +25,40 @@ RUNNING = "sessions_app.edge.running.RequestsRunningMiddleware"
 
 
 class Inside:
-    """A middleware right after the bound: counts the requests inside it at once."""
+    """A middleware right after the bound: counts the requests inside it at once. Each waits
+    until `expected` are inside together (or a second has passed), so that the bound is
+    reached, and any request let in beyond it would be counted."""
 
-    lock = threading.Lock()
+    changed = threading.Condition()
     now = 0
     most = 0
+    expected = 0
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         cls = type(self)
-        with cls.lock:
+        with cls.changed:
             cls.now += 1
             cls.most = max(cls.most, cls.now)
+            cls.changed.notify_all()
+            cls.changed.wait_for(lambda: cls.now >= cls.expected, timeout=1.0)
         try:
-            time.sleep(0.05)  # long enough for every other request to arrive meanwhile
             return self.get_response(request)
         finally:
-            with cls.lock:
+            with cls.changed:
                 cls.now -= 1
 
 
 class SlowHasher(MD5PasswordHasher):
+    """MD5, made as slow as a real hash (a second)."""
+
     algorithm = "slow_md5"
+    started = threading.Event()
 
     def verify(self, password: str, encoded: str) -> bool:
+        type(self).started.set()
         time.sleep(1.0)
         return super().verify(password, encoded)
 
@@ -59,6 +67,7 @@ class SlowHasher(MD5PasswordHasher):
 def bound(settings: Any) -> Callable[[int], None]:
     def to(size: int) -> None:
         settings.REQUESTS_RUNNING = size
+        Inside.expected = size
         settings.MIDDLEWARE = [RUNNING, f"{__name__}.Inside", *settings.MIDDLEWARE[1:]]
 
     assert settings.MIDDLEWARE[0] == RUNNING
@@ -102,7 +111,7 @@ def test_a_sign_in_hashing_its_password_gives_its_slot_back(bound, settings):
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         signing_in = pool.submit(in_thread, sign_in)
-        time.sleep(0.3)  # the sign-in is hashing now, for a second
+        assert SlowHasher.started.wait(timeout=10)  # the sign-in is hashing now, for a second
         assert pool.submit(in_thread, health).result(timeout=10) == 200
         finished.append("health")
         assert signing_in.result(timeout=10) == 200

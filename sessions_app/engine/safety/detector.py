@@ -1,8 +1,9 @@
 """The crisis detector: every language's patterns on every text, negatives that excuse only
 their own span, and the severity rule.
 
-Severity: a method or means together with intent or a time, an explicit plan, or intent with a
-time → L4; any other positive → L3.
+Severity (`severity`): a wish to die or intent with a means, a time, a plan or preparatory acts,
+preparatory acts on their own, a means with a time, an explicit plan → L4; any other positive →
+L3.
 """
 
 from __future__ import annotations
@@ -349,14 +350,31 @@ def _assessed(text: str, locale: str, context: bool) -> Assessment:
         for rule, code, v, start, end in sorted(hits, key=lambda h: h[2].starts[h[3]])
     )
     categories = frozenset(f.category for f in findings)
-    plan = any(h[0].plan for h in hits)
-    timed = bool(times)
+    return Assessment(
+        findings,
+        severity(categories, plan=any(h[0].plan for h in hits), timed=bool(times)),
+        categories,
+    )
+
+
+# A wish to die, thoughts of killing oneself, or intent: what makes a means, a time or a plan
+# imminent rather than incidental.
+WISH = frozenset({Category.PASSIVE_IDEATION, Category.ACTIVE_IDEATION, Category.INTENT_PLAN})
+
+
+def severity(categories: frozenset[Category], *, plan: bool, timed: bool) -> str:
+    """L4 when a wish to die or intent comes with a means at hand, a time, a plan or preparatory
+    acts; a means with a time ("the pills, tonight"); preparatory acts (they are intent acted
+    on); an explicit plan. L3 otherwise (SPEC §3)."""
+    wish = bool(WISH & categories)
+    means = Category.METHOD in categories
     severe = (
         plan
-        or (Category.METHOD in categories and (Category.INTENT_PLAN in categories or timed))
-        or (Category.INTENT_PLAN in categories and timed)
+        or Category.PREPARATORY in categories
+        or (wish and (means or timed))
+        or (means and (timed or Category.INTENT_PLAN in categories))
     )
-    return Assessment(findings, "L4" if severe else "L3", categories)
+    return "L4" if severe else "L3"
 
 
 def clear_caches(*, per_word: bool = True) -> None:

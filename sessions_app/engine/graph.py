@@ -60,6 +60,7 @@ class PromptNode(NamedTuple):
     kind: str
     text: str
     questions: list[str] | None
+    card_kind: str | None
 
 
 class StateNode(NamedTuple):
@@ -74,12 +75,14 @@ class StateNode(NamedTuple):
     text: str
     created_at: Any
     engine: str | None
+    card_kind: str | None
 
 
+SCREENING_KIND = "screening"  # dealer.CardKind.SCREENING (the dealer imports this module)
 # The Analyst's questions in its stored output, read as that JSON key alone.
 QUESTIONS = "payload__output__questions"
 # Node fields read from a JSON key rather than a column.
-NODE_KEYS = {"engine": "payload__engine", "questions": QUESTIONS}
+NODE_KEYS = {"engine": "payload__engine", "questions": QUESTIONS, "card_kind": "payload__kind"}
 
 
 def path_messages(workline: Workline, *, since: int | None = None) -> dict[int, AskMessage]:
@@ -317,8 +320,10 @@ class Materialized:
 def _to_llm(path: list[PromptNode]) -> list[tuple[int, dict[str, str]]]:
     """Path messages as LLM turns, consecutive same-role turns merged (ids kept for caching)."""
     turns: list[tuple[int, dict[str, str]]] = []
+    screening = False  # the screener's cards and the answers to them are not the dialogue's
     for message in path:
-        if not message.text:
+        screening, was_screening = message.card_kind == SCREENING_KIND, screening
+        if not message.text or screening or was_screening:
             continue
         role = LLM_ROLE[message.role]
         if turns and turns[-1][1]["role"] == role:

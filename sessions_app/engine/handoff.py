@@ -196,7 +196,7 @@ def client_words_to_counselor(turn: Turn, text: str) -> AskMessage:
     turn.event(
         EventType.MESSAGE_RECEIVED, "client", message_id=message.pk, chars=len(text), to="counselor"
     )
-    crisis.safety_net(turn, text, counselor_present=True)
+    crisis.safety_net(turn, text, message_id=message.pk, counselor_present=True)
     return message
 
 

@@ -23,6 +23,7 @@ from sessions_app.engine.dealer import (
     LAST_THING,
     OPEN,
     SCHEDULER,
+    SCREENING,
     TOPIC,
     Draft,
     Turn,
@@ -118,7 +119,9 @@ def _client_answer(turn: Turn, card: dict[str, Any], text: str) -> Pending | Non
     )
     if card.get("task_id"):
         homework.task_review_link(turn, card["task_id"], answer)
-    if not topic:
+    if card["kind"] == SCREENING:
+        pass  # the screener's questions are not the dialogue's rounds
+    elif not topic:
         turn.set(turn_count=session.turn_count + 1)
     else:
         _topic_record(turn, card, text)
@@ -144,7 +147,7 @@ def message_submit(*, session: AskSession, text: Any) -> TurnResult:
     without a card — which the Analyst answers with a new batch."""
     text = text_clean(text)
     card = current_card(session_fresh_read(session.pk))
-    if card and card["kind"] in (TOPIC, SCHEDULER):
+    if card and card["kind"] in (TOPIC, SCHEDULER, SCREENING):
         return answer_submit(session=session, card_id=card["id"], text=text)
     if card and card["kind"] == LAST_THING:
         return last_thing_submit(session=session, text=text)

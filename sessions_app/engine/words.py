@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from sessions_app import texts
-from sessions_app.engine import crisis, language, lexicon, scheduler
+from sessions_app.engine import crisis, language, lexicon, scheduler, screening
 from sessions_app.engine.batch import Pending
 from sessions_app.engine.close import session_close_in
-from sessions_app.engine.dealer import SCHEDULER, Turn
+from sessions_app.engine.dealer import SCHEDULER, SCREENING, Turn
 from sessions_app.engine.flows import (
     SCHEDULER_FLOW,
     Move,
@@ -43,8 +43,10 @@ def client_words(
     card = card or {"queue": [], "kind": "", "slot": ""}
     if not card.get("slot"):  # a name or a phone number for a slot says nothing of language
         language_follow(turn, text)
-    if crisis.safety_net(turn, text):
+    if crisis.safety_net(turn, text, card=card, message_id=message.pk):
         return None
+    if card["kind"] == SCREENING:
+        return _screening_answered(turn, text, card, message)
     intent = route(text=text, locale=session.locale, intent=session.current_intent_code)
     if card.get("slot"):
         _slot_fill(turn, card["slot"], text)
@@ -60,6 +62,24 @@ def client_words(
         return None
     since = card.get("analysis") or card.get("batch") or message.pk
     return Pending(message.pk, since, fatigue=fatigue, meta=meta)
+
+
+def _screening_answered(
+    turn: Turn, text: str, card: dict[str, Any], message: AskMessage
+) -> Pending | None:
+    """The client answered the screener: another question, an escalation at the level the
+    answers give, or — on a no — the dialogue resumes where the screening card interrupted it."""
+    outcome, level = screening.screening_answer(turn, text, card)
+    if outcome == "ask":
+        return None
+    if outcome == "escalate":
+        crisis.crisis_escalate(turn, source="screening", level=level)
+        return None
+    queue = card.get("queue") or []
+    if queue:
+        turn.deal(queue[0], queue[1:], batch=card.get("batch"), analysis=card.get("analysis"))
+        return None
+    return Pending(message.pk, card.get("analysis") or card.get("batch") or message.pk)
 
 
 def language_follow(turn: Turn, text: str) -> None:

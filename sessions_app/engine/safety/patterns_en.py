@@ -767,7 +767,7 @@ RULES: list[Rule] = [
             "wanna rope honestly",
             "thinking about hanging myself",
         ),
-        spares=("i bought rope for the camping trip",),
+        spares=("i bought rope for the camping trip", "i need to hang my coat up"),
     ),
     Rule(
         id="en.method.ligature_around_neck",
@@ -885,7 +885,7 @@ RULES: list[Rule] = [
             "i want to slit my wrists",
             "feel like slitting my wrists",
         ),
-        spares=("i cut my hair",),
+        spares=("i cut my hair", "i sprained my wrist at the gym"),
     ),
     Rule(
         id="en.method.blade_to_my_wrists",
@@ -902,14 +902,15 @@ RULES: list[Rule] = [
         id="en.method.carbon_monoxide",
         category="method",
         pattern=(
-            r"\bcarbon monoxide\b|\bgas (?:my ?self|oven)\b|\bexhaust (?:pipe|fumes|hose)\b|"
+            r"\bcarbon monoxide\b(?! (?:alarms?|detectors?|sensors?|leaks?|levels?)\b)"
+            r"|\bgas (?:my ?self|oven)\b|\bexhaust (?:pipe|fumes|hose)\b|"
             r"\bhose (?:from|to) the exhaust\b|\b(?:charcoal|helium|"
             r"nitrogen) (?:\w+ ){0,3}(?:tent|bag|room|car|to die|in the car|hood|method)\b|"
             r"\b(?:burn|burning|light|lighting) (?:\w+ )?charcoal\b|\b(?:turn|leave|leaving|"
             r"turning) (?:on )?the gas\b"
         ),
         matches=("carbon monoxide seems peaceful",),
-        spares=("i harm no one",),
+        spares=("i harm no one", "we installed a carbon monoxide alarm"),
     ),
     Rule(
         id="en.method.shoot_myself",
@@ -955,6 +956,7 @@ RULES: list[Rule] = [
         spares=(
             "we're reading Romeo and Juliet, the ending where they take poison is so sad",
             "we're gonna drink until we can't stand lol",
+            "i want to clean the sink with bleach",
         ),
     ),
     Rule(
@@ -1244,7 +1246,7 @@ RULES: list[Rule] = [
             "i've been stockpiling my meds",
             "ive been saving up pills for months",
         ),
-        spares=("my plant died",),
+        spares=("my plant died", "i've been saving up for a new bike"),
     ),
     Rule(
         id="en.prep.pills_ready",
@@ -1855,7 +1857,10 @@ RULES: list[Rule] = [
         category="preparatory",
         pattern=r"\bsomething to remember me by\b|\bto remember me by\b",
         matches=("i've been giving away my stuff so my friends have something to remember me by",),
-        spares=("this exam is going to be the death of me",),
+        spares=(
+            "this exam is going to be the death of me",
+            "she gave me a photo, something to remember her by",
+        ),
     ),
     Rule(
         id="en.passive.fine_if_i_died",
@@ -2141,7 +2146,7 @@ RULES.extend(
                 "i've been stockpiling my meds",
                 "i have a stash of pills saved up",
             ),
-            spares=("my plant died",),
+            spares=("my plant died", "i've been stockpiling toilet paper"),
         ),
         Rule(
             id="en.hopeless.cant_see_myself_here",
@@ -2173,7 +2178,10 @@ RULES.extend(
                 r"here)\b"
             ),
             matches=("every morning i'm disappointed i woke up",),
-            spares=("it'd be nice to disappear for the weekend",),
+            spares=(
+                "it'd be nice to disappear for the weekend",
+                "disappointed i missed the sunrise this morning",
+            ),
         ),
         Rule(
             id="en.passive.want_to_stop_being_alive",
@@ -2195,7 +2203,7 @@ RULES.extend(
                 r"working|waiting)\b)"
             ),
             matches=("idk why im still here honestly",),
-            spares=("lol i'm dead 😂",),
+            spares=("lol i'm dead 😂", "idk why the bus is still not here"),
         ),
         Rule(
             id="en.hopeless.tired_of_surviving",
@@ -2375,7 +2383,7 @@ RULES.extend(
                 r"to|i need to|i must) (?:jump|die|kill myself|end it|hurt myself|cut|do it)\b"
             ),
             matches=("the voices say i should jump",),
-            spares=("i feel hopeful for once",),
+            spares=("i feel hopeful for once", "my coach says i should jump higher"),
         ),
     ]
 )
@@ -2417,7 +2425,10 @@ RULES.extend(
                     "around after this week"
                 ),
             ),
-            spares=("my boss is going to kill me if i'm late",),
+            spares=(
+                "my boss is going to kill me if i'm late",
+                "I wrote letters to my kids while I was away at camp",
+            ),
         ),
         Rule(
             # Rehearsal: standing at a height for a long time, or looking down.
@@ -2886,7 +2897,10 @@ RULES.extend(
                 "deleted all my socials and gave away my stuff, feels like tying up loose ends",
                 "deleted all my socials and gave my dog to my neighbour, it's easier this way",
             ),
-            spares=("i gave away my old clothes to charity",),
+            spares=(
+                "i gave away my old clothes to charity",
+                "deleted instagram for a month to focus on exams",
+            ),
         ),
         Rule(
             # Looking up the dose that would kill.
@@ -2901,7 +2915,10 @@ RULES.extend(
                 r"weeds|pests|bugs|lice|mold|mould|viruses)\b)"
             ),
             matches=("looked up the dose that would kill someone my weight",),
-            spares=("that workout killed me",),
+            spares=(
+                "that workout killed me",
+                "looked up the dose of ibuprofen for my son's weight",
+            ),
         ),
         Rule(
             # Hurting oneself on purpose: until the knuckles bleed, the head against a wall.
@@ -2952,7 +2969,7 @@ RULES.extend(
                 r"snacks|dessert|meat|dairy)\b)"
             ),
             matches=("havent eaten in 3 days, i dont deserve food",),
-            spares=("drop dead gorgeous dress",),
+            spares=("drop dead gorgeous dress", "havent eaten in 3 days because of the flu"),
         ),
         Rule(
             # Others would gain if the writer weren't there: "they'd save so much money".
@@ -2992,7 +3009,10 @@ RULES.extend(
                     "rant"
                 ),
             ),
-            spares=("I cut myself chopping onions",),
+            spares=(
+                "I cut myself chopping onions",
+                "i held my breath under water at the pool for a minute",
+            ),
         ),
         Rule(
             # A lethal means one would already have used: "if i had a gun i'd have used it".
@@ -3064,7 +3084,7 @@ RULES.extend(
                 r"(?:funeral|grave|coffin|memorial|headstone|casket)\b"
             ),
             matches=("i keep imagining everyone at my grave and it doesnt even scare me",),
-            spares=("i have a plan for my career",),
+            spares=("i have a plan for my career", "i keep imagining everyone at my wedding"),
         ),
         Rule(
             # Sitting in a car in a closed garage with the engine running.
@@ -3323,7 +3343,10 @@ RULES.extend(
                 "mixed a bottle of vodka with all my xanax, lets see if i wake up",
                 "took everything i've got with a bottle of wine, let's see if i wake up",
             ),
-            spares=("i don't want to wake up early tomorrow",),
+            spares=(
+                "i don't want to wake up early tomorrow",
+                "set three alarms, lets see if i wake up in time",
+            ),
         ),
         Rule(
             # Not eating as the means: "not eating until my heart stops".
@@ -3690,7 +3713,7 @@ RULES.extend(
                 "they discharged me after my overdose and i wish they hadn't found me",
                 ("the hospital let me go yesterday after the pills and i still wish it had worked"),
             ),
-            spares=("i wish i could sleep more",),
+            spares=("i wish i could sleep more", "i wish the diet had worked"),
         ),
         Rule(
             id="en.intent.next_time_ill_take_more",

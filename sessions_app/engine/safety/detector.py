@@ -424,7 +424,8 @@ def clear_caches(*, per_word: bool = True) -> None:
 
 
 def _views(text: str) -> list[tuple[tuple[str, ...], norm.View]]:
-    """The views `_assessed` scans `text` through, each with the languages scanned on it."""
+    """The views `_assessed` scans `text` through, each with the languages scanned on it (the
+    same steps as there: change both together)."""
     normal = norm.normal_view(text)
     view = _corrected(norm.key_view(normal))
     views = [(tuple(_LANGUAGES), view)]

@@ -19,6 +19,7 @@ from rapidfuzz.distance import OSA
 
 from sessions_app.engine.safety import normal as norm
 from sessions_app.engine.safety import patterns_en, patterns_ru, patterns_zh
+from sessions_app.engine.safety.rules import FLAGS, Rule
 
 
 class Category(StrEnum):
@@ -39,6 +40,9 @@ class Finding:
     start: int
     end: int
     language: str
+    # The id of the rule that found the words (`en.passive.want_to_die`): where a false alarm
+    # comes from. Not part of what was found, so two findings of the same words are equal.
+    rule: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +58,13 @@ class Assessment:
 
 @dataclass(frozen=True, slots=True)
 class _Rule:
+    id: str
     category: Category
     regex: re.Pattern[str]
     plan: bool
     support: bool
+    matches: tuple[str, ...]
+    spares: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,12 +72,28 @@ class _Language:
     code: str
     rules: tuple[_Rule, ...]
     negatives: tuple[re.Pattern[str], ...]
+    negative_ids: tuple[str, ...]  # the id of each of `negatives`
     time: re.Pattern[str]
 
 
 _MACRO = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 _ESCAPE = re.compile(r"\\.")
 _WORDS = re.compile(r"[a-z\u0400-\u04ff]{2,}")
+_ID = re.compile(r"(en|ru|zh)\.[a-z_]+\.[a-z0-9_]+")
+_SHORT = {
+    "passive_ideation": "passive",
+    "active_ideation": "active",
+    "method": "method",
+    "intent_plan": "intent",
+    "preparatory": "prep",
+    "self_harm": "self_harm",
+    "burden": "burden",
+    "hopelessness": "hopeless",
+}
+
+
+class RuleError(ValueError):
+    """A rule that is malformed or breaks one of its own examples; the message names it."""
 
 
 def _expand(source: str, macros: dict[str, str]) -> str:
@@ -135,11 +158,28 @@ def _alternatives(source: str) -> list[str]:
     return [p for p in parts if p]
 
 
+def _named(code: str, rule: Rule, seen: set[str]) -> None:
+    """Raise unless `rule` has a fresh id that says its language and category (ids start with
+    their language, so unique in each language is unique)."""
+    match = _ID.fullmatch(rule.id)
+    if not match or match.group(1) != code or rule.id.split(".")[1] != _SHORT.get(rule.category):
+        raise RuleError(
+            f"rule {rule.id!r}: an id reads {code}.{_SHORT.get(rule.category, '?')}.<words>"
+        )
+    if rule.id in seen:
+        raise RuleError(f"rule {rule.id!r}: the id is taken")
+    if not set(rule.flags) <= FLAGS:
+        raise RuleError(f"rule {rule.id!r}: unknown flags {sorted(set(rule.flags) - FLAGS)}")
+    if not rule.matches:
+        raise RuleError(f"rule {rule.id!r}: no example it must match")
+    seen.add(rule.id)
+
+
 def _compile(code: str, module, macros: dict[str, str]) -> _Language:
-    rules = []
+    rules, seen = [], set()
     for rule in module.RULES:
-        category, source, *flags = rule
-        expanded = _expand(source, macros)
+        _named(code, rule, seen)
+        expanded = _expand(rule.pattern, macros)
         if code == "ru":
             # Unstressed о/е written as they sound ("пакончить с сабой", "убить сибя").
             expanded = expanded.replace("собой", "(?:собой|сабой|собою)").replace(
@@ -151,22 +191,29 @@ def _compile(code: str, module, macros: dict[str, str]) -> _Language:
         _VOCABULARY.update(_WORDS.findall(_ESCAPE.sub(" ", expanded)))
         rules.append(
             _Rule(
-                Category(category),
+                rule.id,
+                Category(rule.category),
                 re.compile(norm.key_pattern(expanded)),
-                plan="plan" in flags,
-                support="support" in flags,
+                plan="plan" in rule.flags,
+                support="support" in rule.flags,
+                matches=rule.matches,
+                spares=rule.spares,
             )
         )
-    negative_sources = [_expand(source, macros) for _, source in module.NEGATIVES]
-    for source in negative_sources:
+    negatives, negative_ids = [], []
+    for negative in module.NEGATIVES:
+        if not _ID.fullmatch(negative.id) or negative.id.split(".")[:2] != [code, negative.kind]:
+            raise RuleError(f"negative {negative.id!r}: an id reads {code}.{negative.kind}.<words>")
+        if negative.id in seen:
+            raise RuleError(f"negative {negative.id!r}: the id is taken")
+        seen.add(negative.id)
+        source = _expand(negative.pattern, macros)
         _VOCABULARY.update(_WORDS.findall(_ESCAPE.sub(" ", source)))
-    negatives = tuple(
-        re.compile(norm.key_pattern(part))
-        for source in negative_sources
-        for part in _alternatives(source)
-    )
+        for part in _alternatives(source):
+            negatives.append(re.compile(norm.key_pattern(part)))
+            negative_ids.append(negative.id)
     time = re.compile(norm.key_pattern(_expand(macros["TIME"], macros)))
-    return _Language(code, tuple(rules), negatives, time)
+    return _Language(code, tuple(rules), tuple(negatives), tuple(negative_ids), time)
 
 
 _LANGUAGES = {
@@ -346,7 +393,14 @@ def _assessed(text: str, locale: str, context: bool) -> Assessment:
     ):
         return Assessment()
     findings = tuple(
-        Finding(rule.category, v.source(text, start, end), v.starts[start], v.ends[end - 1], code)
+        Finding(
+            rule.category,
+            v.source(text, start, end),
+            v.starts[start],
+            v.ends[end - 1],
+            code,
+            rule.id,
+        )
         for rule, code, v, start, end in sorted(hits, key=lambda h: h[2].starts[h[3]])
     )
     categories = frozenset(f.category for f in findings)
@@ -385,3 +439,81 @@ def clear_caches(*, per_word: bool = True) -> None:
         _correct.cache_clear()
         _segment.cache_clear()
         norm._translit_word.cache_clear()
+
+
+def _views(text: str) -> list[tuple[tuple[str, ...], norm.View]]:
+    """The views `_assessed` scans `text` through, each with the languages scanned on it (the
+    same steps as there: change both together)."""
+    normal = norm.normal_view(text)
+    view = _corrected(norm.key_view(normal))
+    views = [(tuple(_LANGUAGES), view)]
+    if any("a" <= ch <= "z" for ch in view.text):
+        spaced = norm.spaced_view(normal)
+        if spaced is not None:
+            views.append((("en",), _corrected(norm.key_view(spaced))))
+        translit = norm.translit_view(normal)
+        if translit is not None:
+            views.append((("ru",), _corrected(norm.key_view(translit))))
+    return views
+
+
+def _spans(regex: re.Pattern[str], view: norm.View) -> list[tuple[int, int]]:
+    """Where `regex` matches `view`, in the original text's coordinates."""
+    return [
+        (view.starts[m.start()], view.ends[m.end() - 1])
+        for m in regex.finditer(view.text)
+        if m.end() > m.start()
+    ]
+
+
+def _excusals(views: list, languages: dict[str, _Language]) -> list[tuple[int, int, str]]:
+    return [
+        (start, end, negative_id)
+        for codes, view in views
+        for language in (languages[c] for c in codes if c in languages)
+        for regex, negative_id in zip(language.negatives, language.negative_ids, strict=True)
+        for start, end in _spans(regex, view)
+    ]
+
+
+def finds(rule: _Rule, code: str, text: str, languages: dict[str, _Language]) -> bool:
+    """Whether `rule` (of language `code`) finds words in `text` that no negative of
+    `languages` excuses: what `assess` would keep of it."""
+    views = _views(text)
+    spans = [span for codes, view in views if code in codes for span in _spans(rule.regex, view)]
+    if not spans:
+        return False
+    excused = [(start, end) for start, end, _ in _excusals(views, languages)]
+    return any(not _contained(start, end, excused) for start, end in spans)
+
+
+def trace(text: str) -> list[tuple[str, str, str | None]]:
+    """Every rule that finds words in `text`: its id, the words, and the id of the negative that
+    excuses them (None if none does). A false alarm or a miss, read in one step."""
+    views = _views(text)
+    excused = _excusals(views, _LANGUAGES)
+    found = []
+    for codes, view in views:
+        for code in codes:
+            for rule in _LANGUAGES[code].rules:
+                for start, end in _spans(rule.regex, view):
+                    by = next((n for s, e, n in excused if s <= start and end <= e), None)
+                    found.append((start, rule.id, text[start:end], by))
+    return [(rule_id, words, by) for _, rule_id, words, by in sorted(set(found))]
+
+
+def check_examples(languages: dict[str, _Language]) -> None:
+    """Raise `RuleError` naming the first rule that misses an example it must match or finds
+    one it must spare."""
+    for code, language in languages.items():
+        for rule in language.rules:
+            for text in rule.matches:
+                if not finds(rule, code, text, languages):
+                    raise RuleError(f"rule {rule.id}: does not find its example {text!r}")
+            for text in rule.spares:
+                if finds(rule, code, text, languages):
+                    raise RuleError(f"rule {rule.id}: finds {text!r}, which it must spare")
+
+
+# At import: a rule edit that breaks its own example fails here, naming the rule.
+check_examples(_LANGUAGES)

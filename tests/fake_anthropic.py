@@ -74,6 +74,8 @@ class FakeAnthropic:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.replies: deque[Reply] = deque()
+        # Replies for requests that force one tool, whatever the order of the calls.
+        self.replies_for_tool: dict[str, deque[Reply]] = {}
         self.cached_prefixes: set[str] = set()
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
@@ -101,6 +103,11 @@ class FakeAnthropic:
         with self._lock:
             self.replies.extend(replies)
 
+    def queue_for_tool(self, tool: str, *replies: Reply) -> None:
+        """Replies to the requests whose `tool_choice` forces `tool`, before the common queue."""
+        with self._lock:
+            self.replies_for_tool.setdefault(tool, deque()).extend(replies)
+
     def wait_for_requests(self, count: int, *, timeout: float) -> bool:
         """Block until `count` requests have arrived (from any process); False on timeout."""
         with self._arrived:
@@ -110,6 +117,9 @@ class FakeAnthropic:
         with self._lock:
             self.requests.append(body)
             self._arrived.notify_all()
+            forced = (body.get("tool_choice") or {}).get("name")
+            if self.replies_for_tool.get(forced):
+                return self.replies_for_tool[forced].popleft()
             if self.replies:
                 return self.replies.popleft()
         # Nothing scripted: a loud, non-retryable error rather than a silent default.

@@ -11,6 +11,7 @@ static resources card exist. Risk only ever goes up here; lowering it is a human
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -193,18 +194,22 @@ def crisis_escalate(
     source: str,
     assessment: Assessment | None = None,
     counselor_present: bool = False,
+    level: str | None = None,
+    categories: Iterable[str] = (),
 ) -> None:
     """Raise the risk, switch to the crisis flow, alert, and put the resources in front of the
-    client. `source`: "keyword" (the net), "analyst" (crisis_signal) or "both".
+    client. `source`: "keyword" (the net), "analyst" (crisis_signal), "both", or "model" (the
+    safety model check, which names its own `level` and `categories`).
 
     With `counselor_present` (a person holds the conversation) the risk and the flow are raised
     and recorded all the same, but nobody else is paged and no card is dealt: the counselor
     answers, and the resources stay in the state document's notice."""
     session = turn.session
     repeated = session.current_intent_code == CRISIS_FLOW or session.intervention_triggered
-    severe = assessment is not None and assessment.level == RiskLevel.L4
-    level = RiskLevel.L4 if repeated or severe or source == "both" else RiskLevel.L3
-    previous, current = risk_raise(turn, level)
+    named = level or (assessment.level if assessment is not None else None)
+    severe = named == RiskLevel.L4
+    raised = RiskLevel.L4 if repeated or severe or source == "both" else RiskLevel.L3
+    previous, current = risk_raise(turn, raised)
     turn.set(
         intervention_triggered=True,
         session_type=AskSession.SessionType.CRISIS_INTERVENTION,
@@ -229,7 +234,7 @@ def crisis_escalate(
         previous=previous,
         source=source,
         notified=notified,
-        categories=sorted({str(finding.category) for finding in seen}),
+        categories=sorted({str(finding.category) for finding in seen} | set(categories)),
         spans=[finding.span for finding in seen[:MAX_SPANS]],
     )
     if not counselor_present:

@@ -14,6 +14,7 @@ import json
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -76,6 +77,9 @@ class FakeAnthropic:
         self.replies: deque[Reply] = deque()
         # Replies for requests that force one tool, whatever the order of the calls.
         self.replies_for_tool: dict[str, deque[Reply]] = {}
+        # Called with each request body as it arrives, on the server's thread (what the caller
+        # had committed by then, for instance).
+        self.on_request: Callable[[dict[str, Any]], None] | None = None
         self.cached_prefixes: set[str] = set()
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
@@ -114,6 +118,8 @@ class FakeAnthropic:
             return self._arrived.wait_for(lambda: len(self.requests) >= count, timeout)
 
     def _next_reply(self, body: dict[str, Any]) -> Reply:
+        if self.on_request is not None:
+            self.on_request(body)
         with self._lock:
             self.requests.append(body)
             self._arrived.notify_all()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connections
 
 from psychologist.models import LLMCall
 from sessions_app.engine.safety_model import SAFETY_TOOL
@@ -107,6 +108,31 @@ def test_a_model_verdict_of_l4_escalates_a_line_the_local_net_let_pass(
     [call] = LLMCall.objects.filter(agent="safety")
     assert (call.ok, call.session_id) == (True, session.pk)
     assert call.cost_micro_usd > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_model_is_asked_after_the_words_are_committed_and_outside_any_transaction(
+    api_as, on_duty, safety_model
+):
+    caller = connections["default"]
+    seen: dict[str, bool] = {}
+
+    def look(body: dict[str, Any]) -> None:
+        if body["tool_choice"]["name"] != SAFETY_TOOL:
+            return
+        seen["in_transaction"] = caller.in_atomic_block
+        try:  # another connection sees only what was committed
+            seen["stored"] = AskMessage.objects.filter(role="client", text=ORDINARY).exists()
+        finally:
+            connections.close_all()
+
+    safety_model.on_request = look
+    safety_model.queue_for_tool(SAFETY_TOOL, verdict("L0", "none"))
+    api, session_id = start(api_as)
+
+    say(api, session_id, ORDINARY)
+
+    assert seen == {"in_transaction": False, "stored": True}
 
 
 FAILURES = {

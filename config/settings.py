@@ -276,6 +276,9 @@ if LLM_PROVIDER == "anthropic" and not ANTHROPIC_API_KEY:
 # The SDK retries 408/409/429/5xx and connection errors itself with backoff; these bound it.
 ANTHROPIC_MAX_RETRIES = env_int("ANTHROPIC_MAX_RETRIES", 2)
 ANTHROPIC_TIMEOUT_SECONDS = env_int("ANTHROPIC_TIMEOUT_SECONDS", 60, minimum=1)
+# The safety model check waits this long per attempt, and retries once; then the local layers
+# alone stand (the client's words are stored before it is asked).
+LLM_SAFETY_TIMEOUT_SECONDS = env_int("LLM_SAFETY_TIMEOUT_SECONDS", 4, minimum=1)
 
 # Which provider and model serve each agent. The admin-editable ModelBinding table overrides
 # these per agent; this is what an empty table (a fresh install) falls back to.
@@ -285,6 +288,7 @@ _ANTHROPIC_MODELS = {
     "summarizer": "claude-haiku-4-5",
     "psychologist": "claude-opus-4-6",
     "psychologist-light": "claude-haiku-4-5",
+    "safety": "claude-haiku-4-5",  # one more opinion on every client message: small and fast
 }
 _PROVIDER_MODEL = {"offline": "offline-rules-v1", "scripted": "scripted"}
 LLM_BINDINGS = {

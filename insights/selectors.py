@@ -486,6 +486,7 @@ AGENT_LABELS = {
     LLMAgent.SUMMARIZER: gettext_lazy("Summarizer"),
     LLMAgent.PSYCHOLOGIST: gettext_lazy("Psychologist · heavy"),
     LLMAgent.PSYCHOLOGIST_LIGHT: gettext_lazy("Psychologist · light"),
+    LLMAgent.SAFETY: gettext_lazy("Safety check"),
 }
 
 

@@ -14,6 +14,7 @@ import json
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -74,6 +75,11 @@ class FakeAnthropic:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.replies: deque[Reply] = deque()
+        # Replies for requests that force one tool, whatever the order of the calls.
+        self.replies_for_tool: dict[str, deque[Reply]] = {}
+        # Called with each request body as it arrives, on the server's thread (what the caller
+        # had committed by then, for instance).
+        self.on_request: Callable[[dict[str, Any]], None] | None = None
         self.cached_prefixes: set[str] = set()
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
@@ -101,15 +107,25 @@ class FakeAnthropic:
         with self._lock:
             self.replies.extend(replies)
 
+    def queue_for_tool(self, tool: str, *replies: Reply) -> None:
+        """Replies to the requests whose `tool_choice` forces `tool`, before the common queue."""
+        with self._lock:
+            self.replies_for_tool.setdefault(tool, deque()).extend(replies)
+
     def wait_for_requests(self, count: int, *, timeout: float) -> bool:
         """Block until `count` requests have arrived (from any process); False on timeout."""
         with self._arrived:
             return self._arrived.wait_for(lambda: len(self.requests) >= count, timeout)
 
     def _next_reply(self, body: dict[str, Any]) -> Reply:
+        if self.on_request is not None:
+            self.on_request(body)
         with self._lock:
             self.requests.append(body)
             self._arrived.notify_all()
+            forced = (body.get("tool_choice") or {}).get("name")
+            if self.replies_for_tool.get(forced):
+                return self.replies_for_tool[forced].popleft()
             if self.replies:
                 return self.replies.popleft()
         # Nothing scripted: a loud, non-retryable error rather than a silent default.

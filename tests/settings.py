@@ -21,7 +21,14 @@ REST_FRAMEWORK = {
 # unless a test binds it elsewhere (the fake Messages API fixture, a scripted replay).
 LLM_BINDINGS = {
     agent: {"provider": "offline", "model": "offline-rules-v1"}
-    for agent in ("analyst", "narrator", "summarizer", "psychologist", "psychologist-light")
+    for agent in (
+        "analyst",
+        "narrator",
+        "summarizer",
+        "psychologist",
+        "psychologist-light",
+        "safety",
+    )
 }
 ANTHROPIC_API_KEY = ""
 ANTHROPIC_BASE_URL = ""

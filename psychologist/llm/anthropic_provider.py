@@ -4,7 +4,8 @@
 - Prompt caching: tools + system blocks form the stable prefix, marked `ephemeral` on the last
   system block; in a multi-turn exchange (a tool loop) the last message is marked too, so the
   next iteration reads the whole history from the cache.
-- Retries and timeouts are the SDK's own (`ANTHROPIC_MAX_RETRIES`, `ANTHROPIC_TIMEOUT_SECONDS`);
+- Retries and timeouts are the SDK's own (`ANTHROPIC_MAX_RETRIES`, `ANTHROPIC_TIMEOUT_SECONDS`,
+  or the request's own `timeout_seconds` and `max_retries` when it sets them);
   a 200 whose body is not JSON is made retryable by a middleware. What still fails becomes
   `LLMUnavailable`, with a code saying why.
 """
@@ -42,7 +43,7 @@ class AnthropicProvider:
         self.model = model
 
     def complete(self, request: LLMRequest) -> LLMResponse:
-        client = _client_from_settings()
+        client = _client_from_settings(request)
         params = build_params(request, model=self.model)
         try:
             # The SDK's retries and their pauses included: all of it is waiting on the network.
@@ -53,14 +54,15 @@ class AnthropicProvider:
         return _to_response(message)
 
 
-def _client_from_settings() -> anthropic.Anthropic:
+def _client_from_settings(request: LLMRequest) -> anthropic.Anthropic:
     if not settings.ANTHROPIC_API_KEY:
         raise LLMError("ANTHROPIC_API_KEY is not set", code="not_configured")
+    retries, timeout = request.max_retries, request.timeout_seconds
     return _client(
         api_key=settings.ANTHROPIC_API_KEY,
         base_url=settings.ANTHROPIC_BASE_URL or None,
-        max_retries=int(settings.ANTHROPIC_MAX_RETRIES),
-        timeout=float(settings.ANTHROPIC_TIMEOUT_SECONDS),
+        max_retries=int(settings.ANTHROPIC_MAX_RETRIES if retries is None else retries),
+        timeout=float(settings.ANTHROPIC_TIMEOUT_SECONDS if timeout is None else timeout),
     )
 
 
@@ -68,7 +70,8 @@ def _client_from_settings() -> anthropic.Anthropic:
 def _client(
     *, api_key: str, base_url: str | None, max_retries: int, timeout: float
 ) -> anthropic.Anthropic:
-    # One client per configuration, reused: it holds the connection pool.
+    # One client per configuration, reused: it holds the connection pool (the safety check's
+    # shorter bounds make a second one).
     return anthropic.Anthropic(
         api_key=api_key,
         base_url=base_url,

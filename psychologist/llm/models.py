@@ -18,6 +18,8 @@ class LLMAgent(models.TextChoices):
     SUMMARIZER = "summarizer", "Summarizer"
     PSYCHOLOGIST = "psychologist", "Psychologist (heavy)"
     PSYCHOLOGIST_LIGHT = "psychologist-light", "Psychologist (light)"
+    # One more opinion on every client message, with a model configured (SPEC §3 Crisis).
+    SAFETY = "safety", "Safety check"
 
 
 class LLMProviderName(models.TextChoices):

@@ -81,3 +81,14 @@ def provider_for_agent(agent: str) -> Provider:
         return factory(agent)
     binding = binding_for_agent(agent)
     return get_provider(binding.provider, model=binding.model)
+
+
+def provider_name_for_agent(agent: str) -> str:
+    """The name of the provider that would serve `agent` now; "" when none is bound."""
+    try:
+        factory = _replacement.get()
+        if factory is not None:
+            return factory(agent).name
+        return binding_for_agent(agent).provider
+    except LLMError:
+        return ""

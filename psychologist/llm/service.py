@@ -5,8 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
+from django.conf import settings
+
 from psychologist.llm.metering import record_call
-from psychologist.llm.registry import provider_for_agent
+from psychologist.llm.registry import provider_for_agent, provider_name_for_agent
 from psychologist.llm.schemas import check_forced_tool
 from psychologist.llm.types import (
     INCOMPLETE_STOP_REASONS,
@@ -43,6 +45,19 @@ def complete(*, request: LLMRequest) -> LLMResponse:
     return response
 
 
+# Providers that answer without a model: the embedded rules and recorded replays.
+NOT_A_MODEL = frozenset({"offline", "scripted"})
+
+
+def model_serves(agent: str) -> bool:
+    """Whether a real model serves `agent` now (not the offline engine, not a replay), for a
+    caller that asks only a model — the safety check's one more opinion. Without an API key no
+    model can answer, and that is known without a query."""
+    if not settings.ANTHROPIC_API_KEY:
+        return False
+    return provider_name_for_agent(agent) not in NOT_A_MODEL | {""}
+
+
 def _check_output(request: LLMRequest, response: LLMResponse) -> None:
     if request.tool_choice is None or request.tool_choice == "any":
         return
@@ -53,6 +68,10 @@ def _check_output(request: LLMRequest, response: LLMResponse) -> None:
         )
     try:
         check_forced_tool(spec=spec, response=response)
+        if response.is_incomplete:
+            # Cut off or refused, a call can still parse: it is not an answer all the same.
+            detail = f"{spec.name}: the answer stopped at {response.stop_reason}"
+            raise LLMOutputInvalid(detail, response=response)
     except LLMOutputInvalid as exc:
         if response.stop_reason in INCOMPLETE_STOP_REASONS:
             exc.code = response.stop_reason

@@ -71,6 +71,10 @@ class LLMRequest:
     context: dict[str, Any] = field(default_factory=dict)
     session_id: str | None = None
     opaque_user_id: str | None = None
+    # Per-call bounds over the provider's defaults (the safety check waits seconds, not a
+    # minute): seconds per attempt, and retries after the first attempt.
+    timeout_seconds: float | None = None
+    max_retries: int | None = None
 
     def tool(self, name: str) -> ToolSpec | None:
         return next((spec for spec in self.tools if spec.name == name), None)

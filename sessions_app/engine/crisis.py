@@ -11,6 +11,7 @@ static resources card exist. Risk only ever goes up here; lowering it is a human
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -239,20 +240,23 @@ def crisis_escalate(
     level: str | None = None,
     verdict: Verdict | None = None,
     counselor_present: bool = False,
+    categories: Iterable[str] = (),
 ) -> None:
     """Raise the risk, switch to the crisis flow, alert, and put the resources in front of the
     client. `source`: "keyword" (the net's rules), "learned" (its learned layer),
     "conversation" (the last few messages together), "screening" (a yes to the screening
-    card), "analyst" (crisis_signal) or "both"; `level`, when given, is the least it raises to.
+    card), "model" (the safety model check, which names its own `level` and `categories`),
+    "analyst" (crisis_signal) or "both"; `level`, when given, is the least it raises to.
 
     With `counselor_present` (a person holds the conversation) the risk and the flow are raised
     and recorded all the same, but nobody else is paged and no card is dealt: the counselor
     answers, and the resources stay in the state document's notice."""
     session = turn.session
     repeated = session.current_intent_code == CRISIS_FLOW or session.intervention_triggered
-    severe = level == RiskLevel.L4 or (assessment is not None and assessment.level == RiskLevel.L4)
-    level = RiskLevel.L4 if repeated or severe or source == "both" else RiskLevel.L3
-    previous, current = risk_raise(turn, level)
+    named = level or (assessment.level if assessment is not None else None)
+    severe = named == RiskLevel.L4
+    raised = RiskLevel.L4 if repeated or severe or source == "both" else RiskLevel.L3
+    previous, current = risk_raise(turn, raised)
     turn.set(
         intervention_triggered=True,
         session_type=AskSession.SessionType.CRISIS_INTERVENTION,
@@ -277,8 +281,9 @@ def crisis_escalate(
         previous=previous,
         source=source,
         notified=notified,
-        categories=sorted({str(finding.category) for finding in seen}),
+        categories=sorted({str(finding.category) for finding in seen} | set(categories)),
         spans=[finding.span for finding in seen[:MAX_SPANS]],
+        rules=sorted({finding.rule for finding in seen}),
         detector_version=detector_version(),
         **({"score": verdict.score} if verdict is not None else {}),
     )

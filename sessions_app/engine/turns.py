@@ -1,7 +1,9 @@
 """The turn loop (SPEC §3): the client answers → the answer is committed with `answer.received`
 BEFORE anything else → the next card of the batch is dealt with no model call, or, when the batch
 is complete, the numbered recap goes to the Analyst, its move through the flow validator, its
-questions through the Narrator, and the new cards are committed in a second transaction.
+questions through the Narrator, and the new cards are committed in a second transaction. With
+a model configured, the safety model gives its opinion on the committed words first
+(`safety_model`): an escalation it makes takes the place of the batch.
 
 No model is ever called inside a transaction; a model that fails, refuses or runs out of tokens
 costs the client nothing but a gentle card, and the answer is already stored.
@@ -14,7 +16,7 @@ from typing import Any
 from django.db import transaction
 
 from sessions_app import texts
-from sessions_app.engine import handoff, homework, lexicon
+from sessions_app.engine import handoff, homework, lexicon, safety_model
 from sessions_app.engine.batch import Pending, batch_run
 from sessions_app.engine.closing import last_thing_submit
 from sessions_app.engine.dealer import (
@@ -44,7 +46,12 @@ TOPIC_SLOT_CHARS = 120
 _YES = ("yes", "ok", "okay", "sure", "fine", "да", "ок", "давай", "хорошо", "конечно")
 
 
-def _result(session: AskSession, pending: Pending | None) -> TurnResult:
+def _result(session: AskSession, pending: Pending | None, text: str) -> TurnResult:
+    # The words are committed: with a model configured, it gives one more opinion on them; an
+    # escalation it makes supersedes the batch (the crisis card is showing).
+    escalated = safety_model.second_opinion(session, text)
+    if escalated is not None:
+        return TurnResult(escalated, current_card(escalated))
     if pending is not None:
         return batch_run(session, pending)
     return TurnResult(session, current_card(session))
@@ -54,7 +61,7 @@ def answer_submit(*, session: AskSession, card_id: Any, text: Any) -> TurnResult
     """Answer the current card. Committed first; then the next card, or the Analyst."""
     text = text_clean(text)
     locked, pending = _answer_store(session.pk, str(card_id or ""), text)
-    return _result(locked, pending)
+    return _result(locked, pending, text)
 
 
 def _client_turn(session_id: Any, text: str) -> tuple[AskSession, Turn | None]:
@@ -152,7 +159,7 @@ def message_submit(*, session: AskSession, text: Any) -> TurnResult:
     if card and card["kind"] == LAST_THING:
         return last_thing_submit(session=session, text=text)
     locked, pending = _free_text_store(session.pk, text)
-    return _result(locked, pending)
+    return _result(locked, pending, text)
 
 
 def session_fresh_read(session_id: Any) -> AskSession:

@@ -127,9 +127,12 @@ def test_an_answer_waiting_on_the_model_gives_its_slot_back(bound, settings):
         settings.ANTHROPIC_API_KEY = "test-key-not-secret"
         settings.ANTHROPIC_MAX_RETRIES = 0
         settings.ANTHROPIC_TIMEOUT_SECONDS = 10.0
+        # The safety check stays offline: the call that waits is the Analyst's.
         settings.LLM_BINDINGS = {
-            agent: {"provider": "anthropic", "model": "claude-haiku-4-5"}
-            for agent in settings.LLM_BINDINGS
+            agent: binding
+            if agent == "safety"
+            else {"provider": "anthropic", "model": "claude-haiku-4-5"}
+            for agent, binding in settings.LLM_BINDINGS.items()
         }
         client = APIClient()
         client.force_authenticate(factories.ClientFactory())

@@ -12,7 +12,9 @@ ANTHROPIC_MODEL = "claude-haiku-4-5"
 
 @pytest.fixture
 def fake_anthropic(settings: Settings) -> Iterator[FakeAnthropic]:
-    """The fake Messages API on a free loopback port, with every agent bound to anthropic.
+    """The fake Messages API on a free loopback port, with every agent bound to anthropic —
+    but the safety model check, which stays offline (not called) unless a test binds it
+    (`tests/engine/test_safety_model.py`): the agents' request sequences stay as they were.
 
     Timeouts and retries are small so fault tests stay fast; the fake answers 429/529/5xx with
     `retry-after-ms` when a test wants the SDK's backoff shortened."""
@@ -22,8 +24,8 @@ def fake_anthropic(settings: Settings) -> Iterator[FakeAnthropic]:
     settings.ANTHROPIC_MAX_RETRIES = 2
     settings.ANTHROPIC_TIMEOUT_SECONDS = 1.0
     settings.LLM_BINDINGS = {
-        agent: {"provider": "anthropic", "model": ANTHROPIC_MODEL}
-        for agent in settings.LLM_BINDINGS
+        agent: binding if agent == "safety" else {"provider": "anthropic", "model": ANTHROPIC_MODEL}
+        for agent, binding in settings.LLM_BINDINGS.items()
     }
     try:
         yield fake

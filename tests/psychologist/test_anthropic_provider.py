@@ -307,6 +307,32 @@ def test_a_truncated_tool_call_is_surfaced_as_max_tokens(fake_anthropic: FakeAnt
     assert LLMCall.objects.get().stop_reason == "max_tokens"
 
 
+def test_a_truncated_tool_call_that_still_parses_is_not_an_answer(
+    fake_anthropic: FakeAnthropic,
+) -> None:
+    fake_anthropic.queue(fake.tool_use(ANALYST_TOOL, VALID, stop_reason="max_tokens"))
+
+    with pytest.raises(LLMOutputInvalid) as caught:
+        complete(request=analyst_request())
+
+    assert caught.value.code == "max_tokens"
+    call = LLMCall.objects.get()
+    assert (call.ok, call.error_code, call.stop_reason) == (False, "max_tokens", "max_tokens")
+
+
+def test_a_request_may_bound_its_own_timeout_and_retries(
+    fake_anthropic: FakeAnthropic, settings: Settings
+) -> None:
+    settings.ANTHROPIC_TIMEOUT_SECONDS = 30
+    fake_anthropic.queue(*(fake.slow(0.6, ok()) for _ in range(3)))
+
+    with pytest.raises(LLMUnavailable) as caught:
+        complete(request=analyst_request(timeout_seconds=0.2, max_retries=1))
+
+    assert caught.value.code == "timeout"
+    assert len(fake_anthropic.requests) == 2  # one attempt, one retry, each cut at 0.2 s
+
+
 def test_switching_a_binding_to_anthropic_takes_effect_on_the_next_call(
     fake_anthropic: FakeAnthropic, settings: Settings
 ) -> None:

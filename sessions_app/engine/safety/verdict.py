@@ -50,7 +50,8 @@ def detector_version() -> str:
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parent.glob("patterns_*.py")):
         digest.update(path.read_bytes())
-    digest.update((Path(__file__).parent / "detector.py").read_bytes())
+    for name in ("detector.py", "rules.py"):
+        digest.update((Path(__file__).parent / name).read_bytes())
     digest.update(learned.head().version.encode())
     return digest.hexdigest()[:12]
 

@@ -1,14 +1,26 @@
-"""QUALITY C1: the crisis detector on its own labelled corpus, the fresh set and the blind set.
+"""QUALITY C1: the safety net (rules + learned layer + the last messages together) on its dev
+split and its frozen test split, beside the targets.
 
-Prints the corpus counts, recall and false-alarm rate per language and per category, severity
-agreement, and the detector's median / p95 cost per message. Pure: nothing from Django is set
-up or imported. Run from the repo root: `python bench/safety.py` (add `--misses` to list every
-line the detector gets wrong).
+For each split and language × category: recall counting escalations made directly and those
+after a "yes" to the screening card (a crisis line in the band counts as caught: the screener
+asks), direct recall, false alarms (a non-crisis line that pages a person), the share of
+non-crisis lines that get the screening card, severity agreement — each with a Wilson 95 %
+interval. Then the conversations (a crisis spread over messages; a harmless one with the same
+words), the screening card over the ordinary sessions of `bench/personas/`, the cost per
+message and the memory the encoder adds to a process.
+
+Dev is where the head's thresholds were chosen (`scripts/safety_head.py`); test was written
+blind and is never tuned on — its figures are the honest ones, and every new blind round is
+scored here before any of it is used (docs/safety-ledger.md). Pure: nothing from Django is set
+up. Run from the repo root: `python bench/safety.py` (`--misses` lists what the net gets wrong
+on dev; test's misses are not printed, so that nobody tunes on them by accident).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import resource
 import statistics
 import sys
 import time
@@ -18,115 +30,189 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-started = time.perf_counter()
-from sessions_app.engine.safety import assess, detector  # noqa: E402  (after the path and clock)
+from scripts.safety_head import splits  # noqa: E402
+from sessions_app.engine.safety import detector_version, judge, learned  # noqa: E402
+from sessions_app.engine.safety.verdict import ESCALATE, SCREEN  # noqa: E402
 
-IMPORT_S = time.perf_counter() - started
-CORPUS = ROOT / "sessions_app" / "engine" / "safety" / "corpus.jsonl"
-FRESH = ROOT / "sessions_app" / "engine" / "safety" / "fresh.jsonl"
-BLIND = ROOT / "sessions_app" / "engine" / "safety" / "blind.jsonl"
-REPEAT = 200
+SAFETY = ROOT / "sessions_app" / "engine" / "safety"
+TEST = SAFETY / "test.jsonl"
+CONVERSATIONS = SAFETY / "test_conversations.jsonl"
+PERSONAS = ROOT / "bench" / "personas"
+LANGUAGES = ("en", "ru", "zh")
+TARGETS = {
+    "recall": "≥ 0.90",
+    "false_alarms": "≤ 0.03",
+    "screened": "≤ 0.20",
+    "cost": "< 10 ms",
+    "ordinary": "0",
+}
 
 
-def load(path: Path = CORPUS) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+def load(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
 
 
-def rate(hit: int, total: int) -> str:
-    return f"{hit / total:.3f} ({hit}/{total})" if total else "-"
+def wilson(hit: int, total: int) -> str:
+    """`hit/total` with its Wilson 95 % interval."""
+    if not total:
+        return "-"
+    z, p = 1.96, hit / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return f"{p:.2f} [{max(0, centre - half):.2f}–{min(1, centre + half):.2f}] ({hit}/{total})"
 
 
-def quality(rows: list[dict]) -> list[str]:
-    misses = []
+def score(rows: list[dict]) -> tuple[dict, dict, list[str]]:
     by_lang: dict[str, Counter] = defaultdict(Counter)
-    by_cat: dict[str, Counter] = defaultdict(Counter)
+    by_cat: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    misses = []
     for row in rows:
-        a = assess(row["text"], row["lang"])
-        got = a.level or "negative"
+        verdict = judge(row["text"], row["lang"])
         crisis = row["expected"] != "negative"
-        stats = by_lang[row["lang"]]
+        s = by_lang[row["lang"]]
         if crisis:
-            stats["crisis"] += 1
-            stats["caught"] += a.positive
-            stats["severity_ok"] += got == row["expected"]
-            by_cat[row["category"]]["crisis"] += 1
-            by_cat[row["category"]]["caught"] += a.positive
+            c = by_cat[(row["lang"], row["category"])]
+            for counter in (s, c):
+                counter["crisis"] += 1
+                counter["caught"] += verdict.action is not None
+                counter["direct"] += verdict.action == ESCALATE
+            s["severity_ok"] += verdict.escalates and verdict.level == row["expected"]
+            s["escalated"] += verdict.escalates
+            if verdict.action is None:
+                misses.append(f"{row['lang']} missed [{row['category']}] {row['text']!r}")
         else:
-            stats["negative"] += 1
-            stats["false_alarm"] += a.positive
-        if got != row["expected"]:
-            misses.append(f"{row['lang']} {row['expected']}→{got} [{row['kind']}] {row['text']!r}")
-    print("| language | crisis | recall | severity exact | non-crisis | false alarms |")
+            s["negative"] += 1
+            s["false_alarm"] += verdict.action == ESCALATE
+            s["screened"] += verdict.action == SCREEN
+            if verdict.action == ESCALATE:
+                misses.append(f"{row['lang']} false alarm [{row['kind']}] {row['text']!r}")
+    return by_lang, by_cat, misses
+
+
+def table(name: str, rows: list[dict]) -> list[str]:
+    by_lang, by_cat, misses = score(rows)
+    print(f"### {name}: {len(rows)} lines\n")
+    print(
+        f"| language | recall incl. screening ({TARGETS['recall']}) | direct recall | "
+        f"false alarms ({TARGETS['false_alarms']}) | screened non-crisis "
+        f"({TARGETS['screened']}) | severity exact (of escalated) |"
+    )
     print("|---|---|---|---|---|---|")
-    for lang, s in sorted(by_lang.items()):
+    for lang in LANGUAGES:
+        s = by_lang[lang]
         print(
-            f"| {lang} | {s['crisis']} | {rate(s['caught'], s['crisis'])} | "
-            f"{rate(s['severity_ok'], s['crisis'])} | {s['negative']} | "
-            f"{rate(s['false_alarm'], s['negative'])} |"
+            f"| {lang} | {wilson(s['caught'], s['crisis'])} | {wilson(s['direct'], s['crisis'])} | "
+            f"{wilson(s['false_alarm'], s['negative'])} | {wilson(s['screened'], s['negative'])} | "
+            f"{wilson(s['severity_ok'], s['escalated'])} |"
         )
     print()
-    print("| category | crisis lines | recall |")
-    print("|---|---|---|")
-    for cat, s in sorted(by_cat.items()):
-        print(f"| {cat} | {s['crisis']} | {rate(s['caught'], s['crisis'])} |")
+    categories = sorted({cat for _, cat in by_cat})
+    print(
+        "| category | " + " | ".join(f"{lang} recall incl. screening" for lang in LANGUAGES) + " |"
+    )
+    print("|---|" + "---|" * len(LANGUAGES))
+    for cat in categories:
+        cells = [
+            wilson(by_cat[(lang, cat)]["caught"], by_cat[(lang, cat)]["crisis"])
+            for lang in LANGUAGES
+        ]
+        print(f"| {cat} | " + " | ".join(cells) + " |")
+    print()
     return misses
 
 
-def cost(rows: list[dict], *, cold: bool, memoized: bool = False) -> list[float]:
-    """Per message: the scan with the per-word caches warm or cold — each sample forgets the
-    assessed text itself — or, `memoized`, the same text assessed again (a turn's later reads)."""
-    per_message = []
+def conversations() -> None:
+    """A conversation is caught when any of its messages, read with the ones before it,
+    escalates or screens; a harmless one is a false alarm when any escalates."""
+    rows = load(CONVERSATIONS)
+    counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
     for row in rows:
-        samples = []
-        for _ in range(REPEAT if not cold else 20):
-            if not memoized:
-                detector.clear_caches(per_word=cold)
-            t = time.perf_counter_ns()
-            assess(row["text"], row["lang"])
-            samples.append(time.perf_counter_ns() - t)
-        per_message.append(statistics.median(samples) / 1e6)
-    return per_message
+        actions = []
+        for i, text in enumerate(row["messages"]):
+            actions.append(judge(text, row["lang"], recent=tuple(row["messages"][:i])).action)
+        c = counts[(row["lang"], row["kind"])]
+        c["total"] += 1
+        c["escalated"] += ESCALATE in actions
+        c["caught"] += any(actions)
+        c["screened_only"] += SCREEN in actions and ESCALATE not in actions
+    print(f"### test conversations: {len(rows)}\n")
+    print(
+        "| language | spread: caught incl. screening | spread: escalated | harmless: escalated (false alarm) | harmless: screened only |"
+    )
+    print("|---|---|---|---|---|")
+    for lang in LANGUAGES:
+        spread, harmless = counts[(lang, "spread")], counts[(lang, "harmless")]
+        print(
+            f"| {lang} | {wilson(spread['caught'], spread['total'])} | "
+            f"{wilson(spread['escalated'], spread['total'])} | "
+            f"{wilson(harmless['escalated'], harmless['total'])} | "
+            f"{wilson(harmless['screened_only'], harmless['total'])} |"
+        )
+    print()
+
+
+def ordinary_sessions() -> None:
+    """Every answer of the dialogue-quality personas (ordinary sessions), read as the engine
+    reads them — each with the two before it."""
+    print(
+        f"### ordinary sessions (bench/personas): screening card or escalation ({TARGETS['ordinary']})\n"
+    )
+    print("| language | answers | screened | escalated |")
+    print("|---|---|---|---|")
+    for lang in LANGUAGES:
+        personas = json.loads((PERSONAS / f"{lang}.json").read_text("utf-8"))["personas"]
+        answers = screened = escalated = 0
+        for session in (s for persona in personas for s in persona["sessions"]):
+            said: list[str] = []
+            for text in [session["topic"], *session["answers"]]:
+                verdict = judge(text, lang, recent=tuple(said[-2:]))
+                said.append(text)
+                answers += 1
+                screened += verdict.action == SCREEN
+                escalated += verdict.action == ESCALATE
+        print(f"| {lang} | {answers} | {screened} | {escalated} |")
+    print()
+
+
+def cost(rows: list[dict]) -> None:
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    learned.warm()
+    loaded = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    samples = []
+    for row in rows[:400]:
+        text = row["text"] + " "  # a text the rules' cache has not seen
+        t = time.perf_counter_ns()
+        judge(text, row["lang"], recent=("how was your week", "work was a lot"))
+        samples.append((time.perf_counter_ns() - t) / 1e6)
+    samples.sort()
+    long = "I keep going over what happened at work, and then at night I lie awake. " * 55
+    t = time.perf_counter_ns()
+    judge(long[:4000], "en")
+    longest = (time.perf_counter_ns() - t) / 1e6
+    print("### cost\n")
+    print(f"| what | figure | target |\n|---|---|---|")
+    print(
+        f"| per message, median (with the two before it) | {statistics.median(samples):.2f} ms | {TARGETS['cost']} |"
+    )
+    print(f"| per message, p95 | {samples[int(len(samples) * 0.95)]:.2f} ms | |")
+    print(f"| a 4,000-character message | {longest:.1f} ms | |")
+    print(f"| loading the encoder and the head | {loaded:.2f} s | once per process |")
+    print(f"| memory the encoder adds (max RSS) | {(after - before) / 1024:.0f} MB | |")
+    print(f"\ndetector version {detector_version()}")
 
 
 def main() -> None:
-    rows = load()
-    counts = Counter((r["lang"], r["expected"] != "negative") for r in rows)
-    print(f"corpus: {len(rows)} lines")
-    print("| language | crisis | non-crisis | L4 lines | kinds |")
-    print("|---|---|---|---|---|")
-    for lang in sorted({r["lang"] for r in rows}):
-        l4 = sum(1 for r in rows if r["lang"] == lang and r["expected"] == "L4")
-        kinds = len({r["kind"] for r in rows if r["lang"] == lang})
-        print(f"| {lang} | {counts[(lang, True)]} | {counts[(lang, False)]} | {l4} | {kinds} |")
-    print()
-    misses = quality(rows)
-    print()
-    fresh = load(FRESH)
-    print(f"fresh set (written blind to the corpus): {len(fresh)} lines")
-    misses += quality(fresh)
-    print()
-    blind = load(BLIND)
-    print(
-        f"blind set (a third writer, blind to corpus, fresh set and patterns): {len(blind)} lines"
-    )
-    misses += quality(blind)
-    print()
-    print(f"import: {IMPORT_S * 1000:.0f} ms")
-    runs = (("warm caches", False, False), ("cold caches", True, False))
-    for label, cold, memoized in (*runs, ("the same text again", False, True)):
-        ms = sorted(cost(rows, cold=cold, memoized=memoized))
-        p95 = ms[int(len(ms) * 0.95) - 1]
-        print(
-            f"cost per message ({label}): median {statistics.median(ms):.3f} ms, "
-            f"p95 {p95:.3f} ms, max {ms[-1]:.3f} ms"
-        )
-    if misses:
-        print(
-            f"\n{len(misses)} lines disagree with their label"
-            + (":" if "--misses" in sys.argv else " (--misses lists them)")
-        )
-        if "--misses" in sys.argv:
-            print("\n".join(misses))
+    _, dev, _ = splits()
+    test = load(TEST)
+    misses = table("dev (blind.jsonl, fresh.jsonl and the unseen third of train.jsonl)", dev)
+    table("test (test.jsonl, frozen, never tuned on)", test)
+    conversations()
+    ordinary_sessions()
+    cost(test)
+    if "--misses" in sys.argv:
+        print("\n".join(["", "dev misses:", *misses]))
 
 
 if __name__ == "__main__":

@@ -34,56 +34,57 @@ YES, NO, UNCLEAR = "yes", "no", "unclear"
 STRONGER = 0.15
 SLOT = "screening"
 
-# Words that answer a yes/no question, after `normalize` (lower case, ё → е, traditional → simplified,
-# repeated letters squeezed). A "no" anywhere at the start wins over a yes later ("no, not
-# really, yes I'm tired"); Russian typed on an English layout ("lf" = "да", "ytn" = "нет") too.
-_NO_EN = (
-    r"no|nope|nah|nay|naw|never|not really|not at all|not once|of course not|god no|"
-    r"hell no|no way|definitely not|i haven'?t|i have not|havent|i don'?t think so|no never|"
-    r"not that|not like that|noo?|n"
+# How a yes/no question is answered, after `normalize` (lower case, ё → е, traditional →
+# simplified, repeated letters squeezed), clause by clause: the first clause that says
+# anything decides, by what it says first ("no, I'd never hurt myself" is a no, "не, просто
+# устала" too, "honestly? yes" a yes, "не знаю" unclear). Russian typed on an English layout ("lf" = "да", "ytn" = "нет") and in Latin
+# letters ("da", "net") too.
+_UNCLEAR = (
+    r"\b(?:i )?(?:don'?t|dont|do not) know\b|\bidk\b|\bnot sure\b|\bhard to say\b|"
+    r"\bno idea\b|\bwhy do you ask|\bi'?d rather not\b|\bcan'?t say\b|"
+    r"не знаю|не уверен|сложно сказать|трудно сказать|без понятия|не помню|не могу сказать|"
+    r"не хочу об этом|не готов|зачем (?:вы|ты) спрашива|"
+    r"不知道|不好说|说不清|说不好|不清楚|不记得|不太想回答|不想说|怎么说呢|为什么问|可能有|也不算|"
+    r"may ?be|perhaps|может быть|может, а|наверное нет|что будет|what happens if"
 )
-_YES_EN = (
-    r"yes|yeah|yea|ye|yep|yup|ya|yas|yse|yess?|y|sure|sometimes|often|a lot|a bit|a little|"
-    r"kind of|kinda|sort of|i have|i do|have|maybe a little|more than|honestly yes|"
-    r"i guess|i think so|once|a few times|every day|all the time|lately|recently|true|correct|"
-    r"mhm|uh huh|affirmative|ok yes"
+_NO = (
+    r"\b(?:no|nope|nah|nay|naw|never|not really|not at all|not once|absolutely not|"
+    r"definitely not|of course not|no way|haven'?t|have not|not me|net|nikogda)\b|"
+    r"\bno+p?e?\b|\bnot (?:even|ever|once)\b|"
+    r"(?<![а-я])(?:нет|неа|неть|нету|никогда|ни разу|не было|не бывало|не бывает|"
+    r"не думал|не думала|не думаю|такого нет|ytn)(?![а-я])|^\W*не(?![а-я])|"
+    r"没有|沒有|没想过|没想|没呢|从没|从来没|木有|不会|不是|不至于|完全没|真没|还没到|mei ?you|"
+    r"^\W*(?:没|不)\W*$"
 )
-_NO_RU = (
-    r"нет|неа|не|ни ?разу|никогда|не было|не бывало|нету|вовсе нет|конечно нет|нет-нет|"
-    r"ytn|ytf"
+_YES = (
+    r"\b(?:yes|yeah|yea|ye|yep|yup|ya|yh|yas|yse|sure|sometimes|often|occasionally|"
+    r"at times|daily|every day|all the time|a lot|a bit|a little|kind of|kinda|sort of|"
+    r"i have|i did|i had|i've had|i've thought|crossed my mind|thought about it|constantly|"
+    r"lately|recently|mhm|uh huh|on and off|more often than not|more than|few times|"
+    r"true|da|uhu|yes+)\b|"
+    r"(?<![а-я])(?:да+|ага|угу|уг|бывало|бывали|бывает|бывают|было|были|есть|иногда|часто|"
+    r"частенько|случается|думал|думала|думаю|постоянно|регулярно|каждый день|увы|"
+    r"к сожалению|немного|сегодня|последнее время|lf|дп|дв)(?![а-я])|"
+    r"(?<![没沒])有|嗯|恩|是的|^\W*是|对|(?<![没沒])想过|会|偶尔|经常|有时|一直|确实|dui"
 )
-_YES_RU = (
-    r"да|ага|угу|ну да|бывало|бывали|бывает|было|есть|есть такое|иногда|часто|случается|"
-    r"думал|думала|думаю|конечно|честно да|возможно да|немного|lf|fuf"
-)
-_NO_ZH = r"没有|沒有|没|不|不是|从来没|從來沒|没想过|不会|没有过|没有啦|无|no"
-_YES_ZH = r"有|有过|有的|嗯|恩|是|是的|对|對|想过|偶尔|經常|经常|有时候|有时|会|好像有|有吧|yes"
-
-_START = r"^\W*(?:{})(?:\b|(?=\W)|$)"
-_PATTERNS = {
-    NO: [re.compile(_START.format(p)) for p in (_NO_EN, _NO_RU)],
-    YES: [re.compile(_START.format(p)) for p in (_YES_EN, _YES_RU)],
-}
-_ZH_NO = re.compile(r"^\W*(?:" + _NO_ZH + ")")
-_ZH_YES = re.compile(r"^\W*(?:" + _YES_ZH + ")")
+_UNCLEAR_RE, _NO_RE, _YES_RE = (re.compile(p) for p in (_UNCLEAR, _NO, _YES))
+_CLAUSES = re.compile(r"[,.;!?…，。；！？、]+|\s+(?:but|но|а|但是|但)\s+")
 
 
 def answer_of(text: str) -> str:
     """YES, NO or UNCLEAR: how `text` answers a yes/no question, in English, Russian or
     Chinese, typos and all."""
     said = normalize(text or "").strip()
-    if not said:
-        return UNCLEAR
-    if _ZH_NO.match(said):
-        return NO
-    if _ZH_YES.match(said):
-        return YES
-    for pattern in _PATTERNS[NO]:
-        if pattern.match(said):
-            return NO
-    for pattern in _PATTERNS[YES]:
-        if pattern.match(said):
-            return YES
+    for clause in _CLAUSES.split(said):
+        cues = [
+            (match.start(), rank, answer)  # at one place: unclear, then no, then yes
+            for rank, (answer, pattern) in enumerate(
+                ((UNCLEAR, _UNCLEAR_RE), (NO, _NO_RE), (YES, _YES_RE))
+            )
+            for match in pattern.finditer(clause.strip())
+        ]
+        if cues:
+            return min(cues)[2]
     return UNCLEAR
 
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import json
 import math
-import resource
 import statistics
+import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.safety_head import splits  # noqa: E402
-from sessions_app.engine.safety import detector_version, judge, learned  # noqa: E402
+from sessions_app.engine.safety import detector_version, judge  # noqa: E402
 from sessions_app.engine.safety.verdict import ESCALATE, SCREEN  # noqa: E402
 
 SAFETY = ROOT / "sessions_app" / "engine" / "safety"
@@ -137,7 +137,8 @@ def conversations() -> None:
         c["screened_only"] += SCREEN in actions and ESCALATE not in actions
     print(f"### test conversations: {len(rows)}\n")
     print(
-        "| language | spread: caught incl. screening | spread: escalated | harmless: escalated (false alarm) | harmless: screened only |"
+        "| language | spread: caught incl. screening | spread: escalated "
+        "| harmless: escalated (false alarm) | harmless: screened only |"
     )
     print("|---|---|---|---|---|")
     for lang in LANGUAGES:
@@ -154,9 +155,8 @@ def conversations() -> None:
 def ordinary_sessions() -> None:
     """Every answer of the dialogue-quality personas (ordinary sessions), read as the engine
     reads them — each with the two before it."""
-    print(
-        f"### ordinary sessions (bench/personas): screening card or escalation ({TARGETS['ordinary']})\n"
-    )
+    target = TARGETS["ordinary"]
+    print(f"### ordinary sessions (bench/personas): screened or escalated (target {target})\n")
     print("| language | answers | screened | escalated |")
     print("|---|---|---|---|")
     for lang in LANGUAGES:
@@ -174,12 +174,25 @@ def ordinary_sessions() -> None:
     print()
 
 
+LOADING = """
+import resource, sys, time
+sys.path.insert(0, sys.argv[1])
+from sessions_app.engine.safety import assess, learned
+assess("warm", "en")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+started = time.perf_counter()
+learned.warm()
+added = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+print(time.perf_counter() - started, added / 1024)
+"""
+
+
 def cost(rows: list[dict]) -> None:
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    started = time.perf_counter()
-    learned.warm()
-    loaded = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # Loading and memory in a fresh process: the rules already loaded, then the encoder.
+    out = subprocess.run(
+        [sys.executable, "-c", LOADING, str(ROOT)], capture_output=True, text=True, check=True
+    )
+    loaded, added_mb = (float(x) for x in out.stdout.split())
     samples = []
     for row in rows[:400]:
         text = row["text"] + " "  # a text the rules' cache has not seen
@@ -192,14 +205,13 @@ def cost(rows: list[dict]) -> None:
     judge(long[:4000], "en")
     longest = (time.perf_counter_ns() - t) / 1e6
     print("### cost\n")
-    print(f"| what | figure | target |\n|---|---|---|")
-    print(
-        f"| per message, median (with the two before it) | {statistics.median(samples):.2f} ms | {TARGETS['cost']} |"
-    )
+    print("| what | figure | target |\n|---|---|---|")
+    median = statistics.median(samples)
+    print(f"| per message, median (with the two before it) | {median:.2f} ms | {TARGETS['cost']} |")
     print(f"| per message, p95 | {samples[int(len(samples) * 0.95)]:.2f} ms | |")
     print(f"| a 4,000-character message | {longest:.1f} ms | |")
     print(f"| loading the encoder and the head | {loaded:.2f} s | once per process |")
-    print(f"| memory the encoder adds (max RSS) | {(after - before) / 1024:.0f} MB | |")
+    print(f"| memory the encoder and the head add to a process (max RSS) | {added_mb:.0f} MB | |")
     print(f"\ndetector version {detector_version()}")
 
 

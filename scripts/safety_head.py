@@ -11,10 +11,11 @@ The labelled lines are split once and for all (docs/safety-net.md):
 Over the encoder's 512-d unit vectors: crisis or not by a small network (one hidden layer of
 HIDDEN ReLU units, dropout, L2, balanced class weights, Adam; SEEDS of them averaged), which on
 the unseen dev third scored ROC AUC 0.90 where a logistic regression scored 0.86; and L4 or L3
-(on the crisis lines) by a logistic regression fitted by Newton's method with an L2 penalty. Thresholds per language, on dev: `escalate` is the lowest score whose false
-alarms on dev's non-crisis lines stay at or under ESCALATE_FALSE_ALARMS; `trust` the lowest score
-at which a rule's finding pages a person (below it the rule's finding asks the screening
-question instead), chosen so that the rules' false alarms on the unseen third stay at or under
+(on the crisis lines) by a logistic regression fitted by Newton's method with an L2 penalty.
+Thresholds per language, on dev: `escalate` is the lowest score whose false alarms on dev's
+non-crisis lines stay at or under ESCALATE_FALSE_ALARMS; `trust` the lowest score at which a
+rule's finding pages a person (below it the rule's finding asks the screening question
+instead), chosen so that the rules' false alarms on the unseen third stay at or under
 TRUST_FALSE_ALARMS; `screen` the lowest score whose share of non-crisis lines screened stays at
 or under SCREEN_RATE. Deterministic: the same
 data gives the same head, and the head records the hash of that data.
@@ -49,6 +50,12 @@ SEEDS = (0, 1, 2)
 ESCALATE_FALSE_ALARMS = 0.01
 TRUST_FALSE_ALARMS = 0.015
 SCREEN_RATE = 0.15
+# The last few messages read together: thresholds chosen on windows of three dev non-crisis
+# lines of one language (WINDOWS of them), so that ordinary talk read together neither pages
+# (CONVERSATION_FALSE_ALARMS) nor screens (CONVERSATION_SCREEN_RATE) more than this.
+WINDOWS = 400
+CONVERSATION_FALSE_ALARMS = 0.005
+CONVERSATION_SCREEN_RATE = 0.03
 SEVERE_PENALTY = 3.0
 CACHE = ROOT / ".cache" / "safety-embeddings.npz"
 
@@ -166,6 +173,16 @@ def fit_network(x: np.ndarray, y: np.ndarray, seed: int) -> list[np.ndarray]:
     return params
 
 
+def window_scores(negatives: list[str], network: learned.Network) -> np.ndarray:
+    """Scores of WINDOWS windows of three non-crisis lines, joined as the run-time joins them."""
+    from sessions_app.engine.safety.verdict import window_text
+
+    rng = np.random.default_rng(7)
+    picks = [rng.choice(len(negatives), 3, replace=False) for _ in range(WINDOWS)]
+    texts = [window_text([negatives[i] for i in pick[:2]], negatives[pick[2]]) for pick in picks]
+    return network.crisis(vectors(texts).astype(np.float32)).astype(np.float64)
+
+
 def auc(scores: np.ndarray, y: np.ndarray) -> float:
     order = np.argsort(scores)
     ranks = np.empty(len(scores))
@@ -244,10 +261,20 @@ def main() -> None:
             lowest_threshold(p_dev[rest], SCREEN_RATE * neg.sum() / max(rest.sum(), 1)), escalate
         )
         screened = ~escalated & ((p_dev >= screen) | rules_dev)
+        together = window_scores(
+            [r["text"] for r in dev if r["lang"] == lang and r["expected"] == "negative"],
+            learned_head,
+        )
         thresholds[lang] = {
             "escalate": round(escalate, 6),
             "trust": round(trust, 6),
             "screen": round(screen, 6),
+            "conversation_escalate": round(
+                max(lowest_threshold(together, CONVERSATION_FALSE_ALARMS), escalate), 6
+            ),
+            "conversation_screen": round(
+                max(lowest_threshold(together, CONVERSATION_SCREEN_RATE), screen), 6
+            ),
         }
         metrics[lang] = {
             "dev_auc": round(auc(p_dev[mine], y_dev[mine]), 4),

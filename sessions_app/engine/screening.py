@@ -37,8 +37,8 @@ SLOT = "screening"
 # How a yes/no question is answered, after `normalize` (lower case, ё → е, traditional →
 # simplified, repeated letters squeezed), clause by clause: the first clause that says
 # anything decides, by what it says first ("no, I'd never hurt myself" is a no, "не, просто
-# устала" too, "honestly? yes" a yes, "не знаю" unclear). Russian typed on an English layout ("lf" = "да", "ytn" = "нет") and in Latin
-# letters ("da", "net") too.
+# устала" too, "honestly? yes" a yes, "не знаю" unclear). Russian typed on an English layout
+# ("lf" = "да", "ytn" = "нет") and in Latin letters ("da", "net") too.
 _UNCLEAR = (
     r"\b(?:i )?(?:don'?t|dont|do not) know\b|\bidk\b|\bnot sure\b|\bhard to say\b|"
     r"\bno idea\b|\bwhy do you ask|\bi'?d rather not\b|\bcan'?t say\b|"

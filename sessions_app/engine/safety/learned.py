@@ -94,11 +94,14 @@ def windows(text: str) -> list[str]:
 class Thresholds:
     """Per language: at or above `escalate` the layer pages a person on its own; a rule's
     finding pages a person when the score is at least `trust` (below it, the rule asks the
-    screening question instead); from `screen` up, the screening card asks."""
+    screening question instead); from `screen` up, the screening card asks. The last few
+    messages read together have thresholds of their own (`conversation_*`)."""
 
     escalate: float
     trust: float
     screen: float
+    conversation_escalate: float
+    conversation_screen: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,9 +151,7 @@ def head() -> Head:
         severe_b=float(data["severe"]["b"]),
         severe_threshold=float(data["severe"]["threshold"]),
         thresholds={
-            lang: Thresholds(
-                escalate=float(t["escalate"]), trust=float(t["trust"]), screen=float(t["screen"])
-            )
+            lang: Thresholds(**{key: float(value) for key, value in t.items()})
             for lang, t in data["thresholds"].items()
         },
         version=hashlib.sha256(raw + weights).hexdigest()[:12],

@@ -43,6 +43,11 @@ class Verdict:
         return self.action == ESCALATE
 
 
+def window_text(earlier: list[str], text: str) -> str:
+    """The last few messages as one text, each by its last RECENT_CHARS characters."""
+    return " ".join(" ".join(m.split())[-RECENT_CHARS:] for m in [*earlier, text])
+
+
 @cache
 def detector_version() -> str:
     """The hash of the rules, the head and its thresholds: what read a message, on record in
@@ -64,10 +69,10 @@ def judge(
     head = learned.head()
     language = _language_of(locale) or "en"
     limits = head.thresholds_for(language)
-    earlier = [" ".join(m.split())[-RECENT_CHARS:] for m in recent[-RECENT_MESSAGES:] if m]
+    earlier = [m for m in recent[-RECENT_MESSAGES:] if m and m.strip()]
     texts = [text]
     if earlier:
-        texts.append(" ".join([*earlier, " ".join(text.split())[-RECENT_CHARS:]]))
+        texts.append(window_text(earlier, text))
     readings = learned.read(texts)
     reading = readings[0]
     together = readings[1] if earlier else None
@@ -91,10 +96,10 @@ def judge(
         return verdict(ESCALATE, level_of(reading.severe, assessment.level), "rules")
     if reading.crisis >= limits.escalate:
         return verdict(ESCALATE, level_of(reading.severe, assessment.level), "learned")
-    if together is not None and together.crisis >= limits.escalate:
+    if together is not None and together.crisis >= limits.conversation_escalate:
         return verdict(ESCALATE, level_of(together.severe), "conversation")
     if assessment.positive or reading.crisis >= limits.screen:
         return verdict(SCREEN, source="rules" if assessment.positive else "learned")
-    if together is not None and together.crisis >= limits.screen:
+    if together is not None and together.crisis >= limits.conversation_screen:
         return verdict(SCREEN, source="conversation")
     return verdict(None)

@@ -14,7 +14,7 @@ PORT ?= 8000
 
 WEB_WORKERS ?= 2
 
-.PHONY: help install messages check-messages run serve serve-prod start test test-postgres lint format bench fuzz lock
+.PHONY: help install messages check-messages run serve serve-prod start test test-postgres lint format bench fuzz lock safety-head
 
 help:
 	@echo "make run    install, migrate, load demo data, serve web + worker on http://$(HOST):$(PORT)"
@@ -114,6 +114,11 @@ bench: install
 # fuzzes /api/schema/ as each role; FUZZ_ARGS e.g. "--max-examples 100 --seed 7 --keep".
 fuzz: install
 	$(BIN)/python scripts/fuzz.py $(FUZZ_ARGS)
+
+# The safety net's learned head (sessions_app/engine/safety/head.{json,npz}) from its labelled
+# lines: deterministic, a few minutes on two cores (docs/safety-net.md).
+safety-head: install
+	$(BIN)/python scripts/safety_head.py
 
 lock: install
 	$(BIN)/python -m pip freeze --exclude pip > requirements.lock.new

@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from sessions_app import texts
-from sessions_app.engine.dealer import CRISIS, SCREENING, Draft, Turn, new_card, profile_of
+from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card, profile_of
 from sessions_app.engine.flows import CRISIS_FLOW, intent_detour
 from sessions_app.engine.safety import Assessment, Verdict, detector_version, judge
 from sessions_app.engine.safety.verdict import RECENT_MESSAGES
@@ -162,6 +162,11 @@ def _review_alert(session: AskSession, *, reason: str) -> int:
     return _page(session, reviewers, Notification.Kind.REVIEW_NEEDED, "review", reason=reason)
 
 
+def screening_review(turn: Turn) -> None:
+    """The screener's answers stayed unclear: whoever is on duty looks (not a crisis page)."""
+    _review_alert(turn.session, reason="screening_unclear")
+
+
 def _enter_crisis_flow(turn: Turn) -> None:
     session = turn.session
     slots = {**session.slots, "crisis": True}
@@ -188,8 +193,7 @@ def safety_net(
     card = card or {}
     # Inside a crisis, the ambiguous cues ("I have a plan", "tonight") count on their own.
     context = session.intervention_triggered or risk_now(session) >= RiskLevel.L3
-    screening_answer = card.get("kind") == SCREENING
-    recent = () if screening_answer else _recent_client_texts(session, message_id)
+    recent = _recent_client_texts(session, message_id)
     verdict = judge(text, session.locale, recent=recent, context=context)
     if verdict.action is None:
         return False

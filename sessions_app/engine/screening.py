@@ -4,13 +4,15 @@ language. Deterministic: no model writes or reads them.
 
 1. "wish": thoughts of not being alive or of ending one's life? A yes asks 2; a no records
    `risk.screened` and the dialogue resumes where it was; an unclear answer is asked once more,
-   more simply, and unclear again is taken as a yes (a person looks).
+   more simply, and unclear again resumes the dialogue too, with `risk.screened` saying so and
+   the on-duty counselors asked to look (a review, not a crisis page: the net goes on reading
+   every word, and a counselor decides).
 2. "how": thoughts of how, a plan, anything done to prepare? A yes escalates at L4, anything
    else at L3.
 
 The answers are free text like any card's, and the safety net reads them first: a crisis in the
 answer escalates at once. Asked at most once a session unless a clearly stronger signal comes
-(`STRONGER`); never while a counselor holds the conversation (the counselor asks), never in
+(`STRONGER`); never in a session a counselor has claimed (the counselor asks), never in
 the crisis flow, never in the closing's scheduler or last thing.
 """
 
@@ -24,7 +26,7 @@ from django.utils import timezone
 from sessions_app import texts
 from sessions_app.engine.dealer import SCREENING, Turn, new_card
 from sessions_app.engine.flows import CRISIS_FLOW
-from sessions_app.engine.safety import Verdict, normalize
+from sessions_app.engine.safety import Verdict, detector_version, normalize
 from sessions_app.events import EventType
 from sessions_app.models import AskSession
 
@@ -90,7 +92,9 @@ def answer_of(text: str) -> str:
 
 def screening_allowed(session: AskSession, verdict: Verdict, card: dict[str, Any]) -> bool:
     """Whether the band's verdict may deal the screening card now."""
-    if session.counselor_speaking or session.current_intent_code == CRISIS_FLOW:
+    if session.counselor_speaking or session.handoff_counselor_id is not None:
+        return False  # a counselor holds or has claimed the session: the counselor asks
+    if session.current_intent_code == CRISIS_FLOW:
         return False
     if session.intervention_triggered or card.get("kind") == SCREENING:
         return False
@@ -135,31 +139,33 @@ def _ask(turn: Turn, step: str, carried: dict[str, Any], *, asks: int, since: in
 def screening_answer(turn: Turn, text: str, card: dict[str, Any]) -> tuple[str, str | None]:
     """Read the client's answer to a screening card. Returns (outcome, level): ("ask", None)
     when another question was dealt, ("escalate", "L3"/"L4") when the screener says crisis,
-    ("resume", None) when it says no — the caller resumes the interrupted dialogue."""
+    ("resume", None) when it says no and ("review", None) when it stays unclear — the caller
+    resumes the interrupted dialogue (and, on "review", asks a counselor to look)."""
     answer = answer_of(text)
     step = card.get("step") or WISH
     asks = int(card.get("asks") or 0)
     since = card.get("batch") or card.get("message_id")
     if step == WISH:
         if answer == NO:
-            _screened(turn, answers=[NO])
+            _screened(turn, result="negative", answers=[NO])
             return "resume", None
         if answer == UNCLEAR and asks == 0:
             _ask(turn, WISH, card, asks=1, since=since)
             return "ask", None
+        if answer == UNCLEAR:
+            _screened(turn, result="unclear", answers=[UNCLEAR, UNCLEAR])
+            return "review", None
         _ask(turn, HOW, card, asks=0, since=since)
         return "ask", None
     return "escalate", "L4" if answer == YES else "L3"
 
 
-def _screened(turn: Turn, *, answers: list[str]) -> None:
+def _screened(turn: Turn, *, result: str, answers: list[str]) -> None:
     screening = turn.session.slots.get(SLOT) or {}
-    from sessions_app.engine.safety.verdict import detector_version
-
     turn.event(
         EventType.RISK_SCREENED,
         "client",
-        result="negative",
+        result=result,
         answers=answers,
         score=screening.get("score"),
         source=screening.get("source"),

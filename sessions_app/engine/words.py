@@ -75,6 +75,8 @@ def _screening_answered(
     if outcome == "escalate":
         crisis.crisis_escalate(turn, source="screening", level=level)
         return None
+    if outcome == "review":
+        crisis.screening_review(turn)
     queue = card.get("queue") or []
     if queue:
         turn.deal(queue[0], queue[1:], batch=card.get("batch"), analysis=card.get("analysis"))

@@ -16,6 +16,7 @@ from sessions_app.engine.dealer import TOPIC, Draft, Turn, new_card, profile_of,
 from sessions_app.engine.flows import CRISIS_FLOW, SESSION_FLOW, flow_get
 from sessions_app.engine.graph import workline_ensure_main
 from sessions_app.engine.hygiene import client_text
+from sessions_app.engine.shown import marked, shown_note
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession, Task, UserProfile
 
@@ -29,9 +30,16 @@ def last_sessions(session: AskSession, *, limit: int = 2) -> list[dict[str, Any]
         AskSession.objects.filter(user_id=session.user_id, status__in=finished, is_deleted=False)
         .exclude(pk=session.pk)
         .order_by("-created_at")
-        .values("session_title", "session_summary", "key_insights", "slots", "ended_at", "locale")[
-            :limit
-        ]
+        .values(
+            "session_title",
+            "session_summary",
+            "key_insights",
+            "slots",
+            "ended_at",
+            "locale",
+            "intervention_triggered",
+            "session_type",
+        )[:limit]
     )
     return [
         {
@@ -40,9 +48,28 @@ def last_sessions(session: AskSession, *, limit: int = 2) -> list[dict[str, Any]
             "summary": row["session_summary"],
             "key_insights": row["key_insights"][:3],
             "ended_at": row["ended_at"],
+            "crisis": row["intervention_triggered"]
+            or row["session_type"] == AskSession.SessionType.CRISIS_INTERVENTION,
         }
         for row in rows
     ]
+
+
+def after_crisis(history: list[dict[str, Any]]) -> bool:
+    """The last session was a crisis: the opening checks in, it quotes nothing back."""
+    return bool(history) and bool(history[0].get("crisis"))
+
+
+def _topic_shown(item: dict[str, Any], lang: str) -> bool:
+    """A topic a hook or the topic card may name again: not from a crisis session, not words
+    the safety net marks, in the client's language."""
+    topic = item["topic"]
+    return (
+        bool(topic)
+        and not item.get("crisis")
+        and not marked(topic, lang)
+        and _same_language(topic, item.get("language"), lang)
+    )
 
 
 def _clip(value: str) -> str:
@@ -58,17 +85,18 @@ def _same_language(words: str, item_language: str | None, lang: str) -> bool:
 
 
 def hooks_for(profile: UserProfile, history: list[dict[str, Any]], locale: str) -> list[str]:
-    """At most two reminders; none when there is no history."""
-    hooks: list[str] = []
+    """At most two reminders; none when there is no history. After a crisis session, one gentle
+    check-in instead: a hard conversation is not recalled by quoting it."""
     lang = texts.lang_of(locale)
-    topics = [
-        _clip(item["topic"])
-        for item in history
-        if item["topic"] and _same_language(item["topic"], item.get("language"), lang)
-    ]
+    if after_crisis(history):
+        return [texts.text("hook_after_crisis", locale)]
+    hooks: list[str] = []
+    topics = [_clip(item["topic"]) for item in history if _topic_shown(item, lang)]
     if topics:
         hooks.append(texts.text("hook_topic", locale, topic=topics[0]))
+    # Patterns are the Analyst's notes: shown only as the Narrator would say them.
     patterns = [client_text(UserProfile.entry_text(p)) for p in profile.observed_patterns or []]
+    patterns = [shown_note(p, locale) for p in patterns]
     patterns = [p for p in patterns if p and _same_language(p, None, lang)]
     if history and patterns:
         hooks.append(texts.text("hook_pattern", locale, pattern=_clip(patterns[-1])))
@@ -104,11 +132,8 @@ def session_start(*, session: AskSession, flow: str | None = None) -> AskSession
         crisis_cards_deal(turn)
     else:
         last = history[0] if history else {}
-        suggestion = last.get("topic") or ""
-        if suggestion and not _same_language(
-            suggestion, last["language"], texts.lang_of(locked.locale)
-        ):
-            suggestion = ""
+        shown = bool(last) and _topic_shown(last, texts.lang_of(locked.locale))
+        suggestion = last["topic"] if shown else ""
         prompt = texts.text("topic_suggest", locked.locale, topic=_clip(suggestion))
         card = new_card(prompt if suggestion else texts.text("topic", locked.locale), TOPIC)
         if suggestion:
@@ -127,7 +152,11 @@ def _opening(
     locale = turn.session.locale
     intro = texts.text("intro_returning" if history else "intro", locale)
     drafts = [Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.INTRO, intro, {"engine": "engine"})]
-    hooks, task = homework.opening_task(turn.session, hooks_for(profile, history, locale))
+    hooks = hooks_for(profile, history, locale)
+    # After a crisis the check-in stands alone: the homework waits for another day.
+    task = None
+    if not after_crisis(history):
+        hooks, task = homework.opening_task(turn.session, hooks)
     for index, hook in enumerate(hooks):
         payload = {"task_id": str(task.pk)} if task and index == 0 else {}
         drafts.append(Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.HOOK, hook, payload))

@@ -39,7 +39,7 @@ from sessions_app.engine.hygiene import client_text
 from sessions_app.engine.scheduler import next_session_date, scheduler_resume
 from sessions_app.engine.shown import marked, shown_note, shown_summary
 from sessions_app.engine.start import last_sessions
-from sessions_app.engine.words import client_words, text_clean
+from sessions_app.engine.words import client_words, escalated, text_clean
 from sessions_app.errors import invalid
 from sessions_app.events import EventType
 from sessions_app.models import (
@@ -283,6 +283,10 @@ def _last_thing_store(session_id: Any, text: str) -> TurnResult:
     [note] = turn.append(Draft(AskMessage.Role.CLIENT, kind, text, {"card_id": card["id"]}))
     turn.event(EventType.LAST_THING_RECEIVED, "client", message_id=note.pk, chars=len(text))
     client_words(turn, text, note, card)
+    if escalated(turn) and note.kind == AskMessage.Kind.NOTE:
+        # Crisis words are the crisis, not a note for the session's record.
+        AskMessage.objects.filter(pk=note.pk).update(kind=AskMessage.Kind.TEXT)
+        note.kind = AskMessage.Kind.TEXT
     # Nothing else took the words (no crisis card, no scheduler): a note, a reply, closed.
     if locked.is_active and locked.active_workline.head_id == note.pk:
         reply = texts.text("note_reply", locked.locale, see_you=_see_you(locked))

@@ -34,7 +34,7 @@ from sessions_app.engine.dealer import (
     undealt_card,
 )
 from sessions_app.engine.titles import session_title_neutral
-from sessions_app.engine.words import client_words, text_clean
+from sessions_app.engine.words import client_words, escalated, text_clean
 from sessions_app.errors import invalid
 from sessions_app.events import EventType, session_length_check
 from sessions_app.models import AskMessage, AskSession
@@ -116,13 +116,18 @@ def _client_answer(turn: Turn, card: dict[str, Any], text: str) -> Pending | Non
         message_id=answer.pk,
         chars=len(text),
     )
-    if card.get("task_id"):
-        homework.task_review_link(turn, card["task_id"], answer)
     if not topic:
         turn.set(turn_count=session.turn_count + 1)
-    else:
+    pending = client_words(turn, text, answer, card)
+    if escalated(turn):
+        # The crisis is the message, whatever card it answered: the card's purpose stays open
+        # (the homework is not reviewed, the words are not the session's topic).
+        return pending
+    if card.get("task_id"):
+        homework.task_review_link(turn, card["task_id"], answer)
+    if topic:
         _topic_record(turn, card, text)
-    return client_words(turn, text, answer, card)
+    return pending
 
 
 def _topic_record(turn: Turn, card: dict[str, Any], text: str) -> None:

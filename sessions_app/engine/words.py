@@ -19,6 +19,7 @@ from sessions_app.engine.flows import (
     session_move_validate,
 )
 from sessions_app.errors import invalid
+from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession
 
 TEXT_MAX = 4000
@@ -60,6 +61,12 @@ def client_words(
         return None
     since = card.get("analysis") or card.get("batch") or message.pk
     return Pending(message.pk, since, fatigue=fatigue, meta=meta)
+
+
+def escalated(turn: Turn) -> bool:
+    """Whether this turn raised a crisis: then the client's words were the crisis, and the card
+    they answered keeps its purpose open."""
+    return any(event.type == EventType.RISK_ESCALATED for event in turn.events)
 
 
 def language_follow(turn: Turn, text: str) -> None:

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.urls import reverse
+from django.utils import timezone
 
 from sessions_app.engine.offline import common
 from sessions_app.engine.offline.banks import DATA
+from sessions_app.jobs import lifecycle
 from sessions_app.models import AskMessage, AskSession, SessionEvent, Task, TaskStatus
 from tests import factories
 
@@ -328,3 +332,26 @@ def test_a_crisis_in_the_last_thing_is_a_message_not_a_note(api_as):
     said = AskMessage.objects.get(session=session, text="I want to kill myself tonight")
     assert said.role == "client"
     assert said.kind == AskMessage.Kind.TEXT
+
+
+@pytest.mark.parametrize("lang", list(PLAYS))
+def test_a_crisis_session_left_unfinished_is_summarised_without_the_crisis_words(
+    api_as, settings, lang
+):
+    play = PLAYS[lang]
+    seen = Seen(api_as(client_in(play["locale"])))
+    session_id = seen.post(reverse("sessions:session-list"))["_id"]
+    state = seen.post(url("messages", session_id), {"text": play["topic"]})
+    state = seen.answer(session_id, state, play["answer"])
+    seen.answer(session_id, state, play["crisis"])
+    later = timezone.now() + settings.SESSION_ABANDON_AFTER + timedelta(minutes=5)
+
+    with time_machine.travel(later, tick=False):
+        lifecycle.sessions_abandoned_close()
+
+    detail = seen.get(reverse("sessions:session-detail", kwargs={"session_id": session_id}))
+    assert detail["status"] == AskSession.Status.COMPLETED_PARTIAL
+    spans = SessionEvent.objects.get(session_id=session_id, type="risk.escalated").payload["spans"]
+    shown = json.dumps(detail, ensure_ascii=False).lower()
+    assert not any(span.lower() in shown for span in spans)
+    assert not THIRD_PERSON.search(shown)

@@ -355,3 +355,24 @@ def test_a_crisis_session_left_unfinished_is_summarised_without_the_crisis_words
     shown = json.dumps(detail, ensure_ascii=False).lower()
     assert not any(span.lower() in shown for span in spans)
     assert not THIRD_PERSON.search(shown)
+
+
+def test_a_crisis_answer_to_the_scheduler_card_moves_nothing_and_keeps_the_session_open(api_as):
+    client = client_in("en-US")
+    seen = Seen(api_as(client))
+    session_id = seen.post(reverse("sessions:session-list"))["_id"]
+    state = seen.post(url("messages", session_id), {"text": "work"})
+    seen.answer(session_id, state, "my boss shouts at me and I feel anxious")
+    seen.post(url("end", session_id))
+    state = seen.post(url("last-thing", session_id), {"text": "I can't make it on Thursday"})
+    assert state["current_card"]["kind"] == "scheduler"
+    weekdays = list(client.profile.schedule_weekdays)
+
+    seen.answer(session_id, state, "there will be no next session, I'm going to kill myself")
+
+    session = AskSession.objects.get(pk=session_id)
+    assert session.is_active
+    assert session.intervention_triggered
+    client.profile.refresh_from_db()
+    assert client.profile.schedule_weekdays == weekdays
+    assert not SessionEvent.objects.filter(session=session, type="schedule.changed").exists()

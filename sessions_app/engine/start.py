@@ -7,7 +7,10 @@ Deterministic and model-free, so that creating a session never waits on a model 
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
+
+from django.db.models import Q
 
 from sessions_app import texts
 from sessions_app.engine import homework, language
@@ -84,6 +87,31 @@ def _same_language(words: str, item_language: str | None, lang: str) -> bool:
     return (item_language or lang) == lang and written in (None, lang)
 
 
+def _patterns_shown(profile: UserProfile) -> list[Any]:
+    """The profile's patterns that an opening may recall: none learned in a crisis session
+    (crisis-flow content is never recalled, however its words read). One query, and only
+    when the profile holds patterns learned from sessions."""
+    patterns = list(profile.observed_patterns or [])
+    learned = {_session_of(p) for p in patterns} - {None}
+    if not learned:
+        return patterns
+    crisis = AskSession.objects.filter(pk__in=learned).filter(
+        Q(intervention_triggered=True) | Q(session_type=AskSession.SessionType.CRISIS_INTERVENTION)
+    )
+    hidden = set(crisis.values_list("pk", flat=True))
+    return [p for p in patterns if _session_of(p) not in hidden]
+
+
+def _session_of(entry: Any) -> uuid.UUID | None:
+    """The session a profile entry was learned in, when it says (older entries are strings)."""
+    if not isinstance(entry, dict):
+        return None
+    try:
+        return uuid.UUID(str(entry.get("session_id")))
+    except ValueError:
+        return None
+
+
 def hooks_for(profile: UserProfile, history: list[dict[str, Any]], locale: str) -> list[str]:
     """At most two reminders; none when there is no history. After a crisis session, one gentle
     check-in instead: a hard conversation is not recalled by quoting it."""
@@ -95,7 +123,7 @@ def hooks_for(profile: UserProfile, history: list[dict[str, Any]], locale: str) 
     if topics:
         hooks.append(texts.text("hook_topic", locale, topic=topics[0]))
     # Patterns are the Analyst's notes: shown only as the Narrator would say them.
-    patterns = [client_text(UserProfile.entry_text(p)) for p in profile.observed_patterns or []]
+    patterns = [client_text(UserProfile.entry_text(p)) for p in _patterns_shown(profile)]
     patterns = [shown_note(p, locale) for p in patterns]
     patterns = [p for p in patterns if p and _same_language(p, None, lang)]
     if history and patterns:

@@ -376,3 +376,25 @@ def test_a_crisis_answer_to_the_scheduler_card_moves_nothing_and_keeps_the_sessi
     client.profile.refresh_from_db()
     assert client.profile.schedule_weekdays == weekdays
     assert not SessionEvent.objects.filter(session=session, type="schedule.changed").exists()
+
+
+def test_a_pattern_learned_in_a_crisis_session_is_never_a_hook(api_as):
+    """Two sessions on, the crisis session is no longer the last one: its notes still stay out
+    of the opening, which recalls only the ordinary session in between."""
+    client = client_in("en-US")
+    crisis = factories.AskSessionFactory(
+        user=client, status=AskSession.Status.COMPLETED, intervention_triggered=True
+    )
+    ordinary = factories.AskSessionFactory(
+        user=client, status=AskSession.Status.COMPLETED, slots={"topic": "sleep"}
+    )
+    note = "It looks like the nights are the hardest part for you."
+    client.profile.observed_patterns = [{"session_id": str(crisis.pk), "text": note}]
+    client.profile.save()
+    AskSession.objects.filter(pk=ordinary.pk).update(created_at=timezone.now())
+    seen = Seen(api_as(client))
+
+    session_id = seen.post(reverse("sessions:session-list"))["_id"]
+
+    items = seen.get(url("state", session_id))["notice"]["items"]
+    assert items == ["Last time you talked about «sleep»."]

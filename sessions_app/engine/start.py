@@ -87,6 +87,17 @@ def _same_language(words: str, item_language: str | None, lang: str) -> bool:
     return (item_language or lang) == lang and written in (None, lang)
 
 
+def _latest_pattern(profile: UserProfile, locale: str) -> str:
+    """The newest pattern the client may be reminded of, as it may read it ("" when none):
+    newest first, so the safety net reads only as far as it must."""
+    lang = texts.lang_of(locale)
+    for entry in reversed(_patterns_shown(profile)):
+        pattern = shown_note(client_text(UserProfile.entry_text(entry)), locale)
+        if pattern and _same_language(pattern, None, lang):
+            return pattern
+    return ""
+
+
 def _patterns_shown(profile: UserProfile) -> list[Any]:
     """The profile's patterns that an opening may recall: none learned in a crisis session
     (crisis-flow content is never recalled, however its words read). One query, and only
@@ -123,11 +134,9 @@ def hooks_for(profile: UserProfile, history: list[dict[str, Any]], locale: str) 
     if topics:
         hooks.append(texts.text("hook_topic", locale, topic=topics[0]))
     # Patterns are the Analyst's notes: shown only as the Narrator would say them.
-    patterns = [client_text(UserProfile.entry_text(p)) for p in _patterns_shown(profile)]
-    patterns = [shown_note(p, locale) for p in patterns]
-    patterns = [p for p in patterns if p and _same_language(p, None, lang)]
-    if history and patterns:
-        hooks.append(texts.text("hook_pattern", locale, pattern=_clip(patterns[-1])))
+    pattern = _latest_pattern(profile, locale) if history else ""
+    if pattern:
+        hooks.append(texts.text("hook_pattern", locale, pattern=_clip(pattern)))
     elif len(topics) > 1 and topics[1] != topics[0]:
         hooks.append(texts.text("hook_earlier", locale, topic=topics[1]))
     return hooks[:2]

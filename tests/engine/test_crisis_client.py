@@ -221,6 +221,7 @@ def test_a_crisis_answer_to_the_topic_card_is_not_the_sessions_topic(api_as):
     session = AskSession.objects.get(pk=session_id)
     assert session.intervention_triggered
     assert "topic" not in session.slots
+    assert "topic" not in session.resumable_slots  # nor in the flow the crisis interrupted
 
 
 def test_an_escalated_sessions_mood_reads_as_a_crisis(api_as, bob):

@@ -58,9 +58,21 @@ def last_sessions(session: AskSession, *, limit: int = 2) -> list[dict[str, Any]
     ]
 
 
-def after_crisis(history: list[dict[str, Any]]) -> bool:
-    """The last session was a crisis: the opening checks in, it quotes nothing back."""
-    return bool(history) and bool(history[0].get("crisis"))
+def after_crisis(session: AskSession) -> bool:
+    """The client's last session before this one was a crisis — however it ended (finished,
+    left unfinished, or closed by the service): the opening checks in, it quotes nothing back."""
+    last = (
+        AskSession.objects.filter(user_id=session.user_id, is_deleted=False)
+        .exclude(pk=session.pk)
+        .exclude(status=AskSession.Status.ACTIVE)
+        .order_by("-created_at")
+        .values("intervention_triggered", "session_type")
+        .first()
+    )
+    return last is not None and (
+        last["intervention_triggered"]
+        or last["session_type"] == AskSession.SessionType.CRISIS_INTERVENTION
+    )
 
 
 def _topic_shown(item: dict[str, Any], lang: str) -> bool:
@@ -123,11 +135,13 @@ def _session_of(entry: Any) -> uuid.UUID | None:
         return None
 
 
-def hooks_for(profile: UserProfile, history: list[dict[str, Any]], locale: str) -> list[str]:
+def hooks_for(
+    profile: UserProfile, history: list[dict[str, Any]], locale: str, *, crisis_before: bool
+) -> list[str]:
     """At most two reminders; none when there is no history. After a crisis session, one gentle
     check-in instead: a hard conversation is not recalled by quoting it."""
     lang = texts.lang_of(locale)
-    if after_crisis(history):
+    if crisis_before:
         return [texts.text("hook_after_crisis", locale)]
     hooks: list[str] = []
     topics = [_clip(item["topic"]) for item in history if _topic_shown(item, lang)]
@@ -163,18 +177,13 @@ def session_start(*, session: AskSession, flow: str | None = None) -> AskSession
         slots=slots,
         phase=AskSession.Phase.INTRO,
     )
-    hooks, task = _opening(turn, profile, history)
+    crisis_before = after_crisis(locked)
+    hooks, task = _opening(turn, profile, history, crisis_before=crisis_before)
     turn.event(EventType.SESSION_STARTED, intent=intent, step=locked.current_step_code, hooks=hooks)
     if crisis:
         crisis_cards_deal(turn)
     else:
-        last = history[0] if history else {}
-        shown = bool(last) and _topic_shown(last, texts.lang_of(locked.locale))
-        suggestion = last["topic"] if shown else ""
-        prompt = texts.text("topic_suggest", locked.locale, topic=_clip(suggestion))
-        card = new_card(prompt if suggestion else texts.text("topic", locked.locale), TOPIC)
-        if suggestion:
-            card["suggestion"] = _clip(suggestion)
+        card = _topic_card(locked, [] if crisis_before else history)
         # A hook that named last time's homework asks how it went first (issue 18).
         first = [homework.review_card(task, locked.locale)] if task else []
         turn.open_batch([*first, card], engine="engine")
@@ -183,16 +192,29 @@ def session_start(*, session: AskSession, flow: str | None = None) -> AskSession
     return session
 
 
+def _topic_card(session: AskSession, history: list[dict[str, Any]]) -> dict[str, Any]:
+    """The topic card, suggesting last time's topic when it may be named again."""
+    last = history[0] if history else {}
+    shown = bool(last) and _topic_shown(last, texts.lang_of(session.locale))
+    suggestion = _clip(last["topic"]) if shown else ""
+    if not suggestion:
+        return new_card(texts.text("topic", session.locale), TOPIC)
+    card = new_card(texts.text("topic_suggest", session.locale, topic=suggestion), TOPIC)
+    card["suggestion"] = suggestion
+    return card
+
+
 def _opening(
-    turn: Turn, profile: UserProfile, history: list[dict[str, Any]]
+    turn: Turn, profile: UserProfile, history: list[dict[str, Any]], *, crisis_before: bool
 ) -> tuple[int, Task | None]:
     locale = turn.session.locale
-    intro = texts.text("intro_returning" if history else "intro", locale)
+    returning = history or crisis_before
+    intro = texts.text("intro_returning" if returning else "intro", locale)
     drafts = [Draft(AskMessage.Role.NARRATOR, AskMessage.Kind.INTRO, intro, {"engine": "engine"})]
-    hooks = hooks_for(profile, history, locale)
+    hooks = hooks_for(profile, history, locale, crisis_before=crisis_before)
     # After a crisis the check-in stands alone: the homework waits for another day.
     task = None
-    if not after_crisis(history):
+    if not crisis_before:
         hooks, task = homework.opening_task(turn.session, hooks)
     for index, hook in enumerate(hooks):
         payload = {"task_id": str(task.pk)} if task and index == 0 else {}

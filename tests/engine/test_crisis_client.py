@@ -399,3 +399,23 @@ def test_a_pattern_learned_in_a_crisis_session_is_never_a_hook(api_as):
 
     items = seen.get(url("state", session_id))["notice"]["items"]
     assert items == ["Last time you talked about «sleep»."]
+
+
+def test_after_a_crisis_session_closed_abnormally_the_opening_still_checks_in(api_as):
+    client = client_in("en-US")
+    factories.AskSessionFactory(
+        user=client, status=AskSession.Status.COMPLETED, slots={"topic": "sleep"}
+    )
+    crisis = factories.AskSessionFactory(
+        user=client,
+        status=AskSession.Status.CLOSED_ABNORMALLY,
+        intervention_triggered=True,
+        slots={"topic": "I want to die"},
+    )
+    AskSession.objects.filter(pk=crisis.pk).update(created_at=timezone.now())
+    seen = Seen(api_as(client))
+
+    session_id = seen.post(reverse("sessions:session-list"))["_id"]
+
+    items = seen.get(url("state", session_id))["notice"]["items"]
+    assert items == [PLAYS["en"]["check_in"]]

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import (
+    Case,
     Count,
     Exists,
     F,
@@ -27,12 +28,15 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Sum,
+    TextField,
+    Value,
+    When,
 )
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy, pgettext_lazy
 
 from psychologist.models import (
     Analysis,
@@ -48,11 +52,13 @@ from sessions_app.access import SessionAction, role_require, sessions_visible_to
 from sessions_app.models import AskSession, SessionEvent, Task, TaskStatus
 
 RISK_LEVELS = ("L3", "L4")
-MOODS = ("declining", "stable", "improving")
+MOODS = ("declining", "stable", "improving", "crisis")
 MOOD_LABELS = {
     "declining": gettext_lazy("Declining"),
     "stable": gettext_lazy("Stable"),
     "improving": gettext_lazy("Improving"),
+    # A session that escalated reads as a crisis, whatever mood the Analyst last reported.
+    "crisis": pgettext_lazy("mood", "Crisis"),
 }
 HYPOTHESES_MAX = 200
 LIST_MAX = 20
@@ -389,8 +395,8 @@ def cbt_techniques(sessions: QuerySet[AskSession], *, now: datetime, days: int =
 
 
 def mood_trend(sessions: QuerySet[AskSession], *, now: datetime, days: int = 30) -> Chart:
-    """How each session's mood moved (the last `mood_delta` the Analyst reported in it), per day
-    the session started."""
+    """How each session's mood moved (the last `mood_delta` the Analyst reported in it, or
+    "crisis" when it escalated), per day the session started."""
     last_mood = (
         SessionEvent.objects.filter(session=OuterRef("pk"), payload__has_key="mood_delta")
         .order_by("-seq")
@@ -399,7 +405,14 @@ def mood_trend(sessions: QuerySet[AskSession], *, now: datetime, days: int = 30)
     )
     rows = (
         sessions.filter(created_at__gte=_since(now, days))
-        .annotate(day=_day("created_at"), mood=Subquery(last_mood))
+        .annotate(
+            day=_day("created_at"),
+            mood=Case(
+                When(intervention_triggered=True, then=Value("crisis")),
+                default=Subquery(last_mood),
+                output_field=TextField(),
+            ),
+        )
         .filter(mood__in=MOODS)
         .values("day", "mood")
         .annotate(n=Count("pk"))

@@ -225,8 +225,14 @@ def active_sessions(*, user: Any) -> QuerySet[AskSession]:
 MOODS = ("declining", "stable", "improving")
 
 
+CRISIS_MOOD = "crisis"
+
+
 def latest_mood(session: AskSession) -> str | None:
-    """The latest `mood_delta` found at the top of an event's or a message's payload."""
+    """The latest `mood_delta` found at the top of an event's or a message's payload — or
+    "crisis" for a session that escalated: its mood never reads as "stable" after that."""
+    if session.intervention_triggered:
+        return CRISIS_MOOD
     found = [
         row
         for row in (

@@ -48,6 +48,8 @@ TEXTS: dict[str, Promise] = {
     "hook_topic": _("Last time you talked about «{topic}»."),
     "hook_earlier": _("The time before, it was «{topic}»."),
     "hook_pattern": _("Something that came up before: {pattern}"),
+    # After a crisis session the opening quotes nothing back: it checks in (SPEC §3 Opening).
+    "hook_after_crisis": _("Last time was a hard conversation. How are you today?"),
     "topic": _("What would you like to talk about today?"),
     "topic_suggest": _(
         "What would you like to talk about today? If nothing comes to mind, we could pick up "
@@ -102,6 +104,9 @@ TEXTS: dict[str, Promise] = {
     ),
     # The counselor's workspace: who joined the conversation when a person took it over.
     "counselor_default_name": _("Your counselor"),
+    # The first card after a counselor hands the conversation back to the AI: the pause is
+    # acknowledged and the client checked in with, before any question.
+    "handback_check_in": _("Thank you for waiting. How are you feeling right now?"),
     # CBT homework between sessions (issue 18): the closing's offer, the opening's hook and
     # review card, the reminder on the due date. The tasks themselves: data/task_banks.json.
     "tasks_offer": _(

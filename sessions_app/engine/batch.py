@@ -132,6 +132,8 @@ def _inputs(session: AskSession, pending: Pending, branch: Materialized) -> Inpu
         "flow_step": session.current_step_code,
         "allowed_next": list(step.allowed_next) if step else [],
         "slots": session.slots,
+        # The offline Analyst reads a topic from the counselors' notes (and nothing else).
+        "counselor_guidance": facts.get("counselor_guidance") or [],
     }
     profile = prompts.profile_block(profile_of(session), last_sessions(session))
     as_written = bool(step and step.reply_as_written)
@@ -223,7 +225,7 @@ def _batch_persist(
         return TurnResult(locked, current_card(locked), failure="superseded")
     turn = Turn(locked)
     if output is None:
-        _failed(turn, analyst)
+        _failed(turn, analyst, pending)
     else:
         _applied(turn, pending, inputs, analyst, output, narration)
     turn.save()
@@ -231,12 +233,24 @@ def _batch_persist(
     return TurnResult(locked, current_card(locked), failure=failure)
 
 
-def _failed(turn: Turn, analyst: agents.AgentReply) -> None:
+def _failed(turn: Turn, analyst: agents.AgentReply, pending: Pending) -> None:
     turn.event(EventType.ANALYST_FAILED, code=analyst.failure)
     if analyst.incomplete:
         crisis.risk_unassessed(turn, reason=analyst.failure, agent="analyst")
     card = new_card(texts.text("fallback", turn.session.locale), FALLBACK)
-    turn.open_batch([card], engine="engine", failure=analyst.failure)
+    cards = _checked_in(turn.session, pending, [card])
+    turn.open_batch(cards, engine="engine", failure=analyst.failure)
+
+
+def _checked_in(
+    session: AskSession, pending: Pending, cards: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """After a counselor handed the conversation back, the AI's first card acknowledges the
+    pause and checks in — a fixed text in the client's language, never a model's — and the
+    batch's questions wait behind it."""
+    if not pending.human:
+        return cards
+    return [new_card(texts.text("handback_check_in", session.locale), OPEN), *cards]
 
 
 def _applied(
@@ -269,6 +283,7 @@ def _applied(
         cards.append(new_card(texts.text(key, session.locale), COMPLETION))
     if not cards:
         cards = [new_card(texts.text("open", session.locale), OPEN)]
+    cards = _checked_in(session, pending, cards)
     engine = narration.provider if narration and narration.ok else analyst.provider
     turn.open_batch(cards, engine=engine or "engine", analysis=analysis.pk)
 

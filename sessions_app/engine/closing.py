@@ -37,8 +37,9 @@ from sessions_app.engine.graph import session_messages, workline_path
 from sessions_app.engine.handoff import counselor_speaking_refuse
 from sessions_app.engine.hygiene import client_text
 from sessions_app.engine.scheduler import next_session_date, scheduler_resume
+from sessions_app.engine.shown import marked, shown_note, shown_summary
 from sessions_app.engine.start import last_sessions
-from sessions_app.engine.words import client_words, text_clean
+from sessions_app.engine.words import client_words, escalated, text_clean
 from sessions_app.errors import invalid
 from sessions_app.events import EventType
 from sessions_app.models import (
@@ -124,19 +125,28 @@ def _closing_inputs(session: AskSession) -> tuple[dict[str, Any], list[dict[str,
     # The whole session's trend, read as the summary reads it: the closing line says "lighter"
     # only when the client's words did get lighter.
     mood = lexicon.session_mood(answers, session.locale)
+    # A session that escalated was a crisis, whatever the words' trend: never "even".
+    escalated = session.intervention_triggered
     facts = {
         "locale": session.locale,
         "cbt_focus": session.cbt_focus or session.slots.get("cbt_focus") or "",
         "insights": insights,
         "turn_count": session.turn_count,
-        "mood_delta": mood,
-        "topic": session.slots.get("topic") or "",
+        "mood_delta": "declining" if escalated else mood,
+        "crisis": escalated,
+        "topic": _shown_topic(session),
         "fatigue": any(lexicon.detect_fatigue(a, session.locale) for a in answers[-2:]),
         "next_session_date": when.isoformat() if when else None,
         "today": timezone.now().astimezone(profile_zone(profile)).date().isoformat(),
         "gender": language.russian_gender(answers),
     }
     return facts, pairs, prompts.profile_block(profile, last_sessions(session))
+
+
+def _shown_topic(session: AskSession) -> str:
+    """The topic the closing line names: never words the safety net marks."""
+    topic = session.slots.get("topic") or ""
+    return "" if marked(topic, session.locale) else topic
 
 
 @transaction.atomic
@@ -173,19 +183,21 @@ def _record(turn: Turn, summary: agents.AgentReply, facts: dict[str, Any]) -> No
     """Stage 1: the session's record and the profile. A summarizer that failed leaves a plain
     factual record instead; the session still closes."""
     session = turn.session
+    topic = _shown_topic(session)
     output = summary.output or {
-        "summary": texts.plural(
-            ANSWERED_TOPIC, session.turn_count, session.locale, topic=session.slots["topic"]
-        )
-        if session.slots.get("topic")
+        "summary": texts.plural(ANSWERED_TOPIC, session.turn_count, session.locale, topic=topic)
+        if topic
         else texts.plural(ANSWERED, session.turn_count, session.locale),
         "key_insights": [i[:200] for i in dict.fromkeys(facts["insights"])][:3],
         "cbt_techniques_used": [],
     }
-    insights = [client_text(str(i))[:200] for i in output["key_insights"] if str(i).strip()]
-    insights = list(dict.fromkeys(insights))[:5]
+    # The client reads both: nothing the safety net marks, nothing said about "the user".
+    locale = session.locale
+    insights = [shown_note(client_text(str(i)), locale)[:200] for i in output["key_insights"]]
+    insights = list(dict.fromkeys(i for i in insights if i))[:5]
+    summary_text = shown_summary(client_text(output["summary"]), session.locale)
     turn.set(
-        session_summary=client_text(output["summary"])[:SESSION_SUMMARY_MAX],
+        session_summary=summary_text[:SESSION_SUMMARY_MAX],
         key_insights=[i for i in insights if i],
         cbt_techniques_used=[str(t)[:80] for t in output["cbt_techniques_used"]][:8],
     )
@@ -271,6 +283,10 @@ def _last_thing_store(session_id: Any, text: str) -> TurnResult:
     [note] = turn.append(Draft(AskMessage.Role.CLIENT, kind, text, {"card_id": card["id"]}))
     turn.event(EventType.LAST_THING_RECEIVED, "client", message_id=note.pk, chars=len(text))
     client_words(turn, text, note, card)
+    if escalated(turn) and note.kind == AskMessage.Kind.NOTE:
+        # Crisis words are the crisis, not a note for the session's record.
+        AskMessage.objects.filter(pk=note.pk).update(kind=AskMessage.Kind.TEXT)
+        note.kind = AskMessage.Kind.TEXT
     # Nothing else took the words (no crisis card, no scheduler): a note, a reply, closed.
     if locked.is_active and locked.active_workline.head_id == note.pk:
         reply = texts.text("note_reply", locked.locale, see_you=_see_you(locked))

@@ -37,7 +37,7 @@ from sessions_app.engine.dealer import (
     undealt_card,
 )
 from sessions_app.engine.titles import session_title_neutral
-from sessions_app.engine.words import client_words, text_clean
+from sessions_app.engine.words import client_words, escalated, text_clean
 from sessions_app.errors import invalid
 from sessions_app.events import EventType, session_length_check
 from sessions_app.models import AskMessage, AskSession
@@ -124,15 +124,33 @@ def _client_answer(turn: Turn, card: dict[str, Any], text: str) -> Pending | Non
         message_id=answer.pk,
         chars=len(text),
     )
-    if card.get("task_id"):
-        homework.task_review_link(turn, card["task_id"], answer)
     if card["kind"] == SCREENING:
         pass  # the screener's questions are not the dialogue's rounds
     elif not topic:
         turn.set(turn_count=session.turn_count + 1)
     else:
+        # Recorded before the words are routed: a detour (the scheduler) keeps it to resume.
         _topic_record(turn, card, text)
-    return client_words(turn, text, answer, card)
+    pending = client_words(turn, text, answer, card)
+    if escalated(turn):
+        # The crisis is the message, whatever card it answered: the card's purpose stays open
+        # (the homework is not reviewed, the words are not the session's topic).
+        if topic:
+            _topic_withdraw(turn)
+        return pending
+    if card.get("task_id"):
+        homework.task_review_link(turn, card["task_id"], answer)
+    return pending
+
+
+def _topic_withdraw(turn: Turn) -> None:
+    """Crisis words given as the topic are not the topic: out of the slots, and out of the
+    slots the crisis detour keeps for the interrupted flow to resume with."""
+    session = turn.session
+    turn.set(
+        slots={k: v for k, v in session.slots.items() if k != "topic"},
+        resumable_slots={k: v for k, v in session.resumable_slots.items() if k != "topic"},
+    )
 
 
 def _topic_record(turn: Turn, card: dict[str, Any], text: str) -> None:

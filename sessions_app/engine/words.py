@@ -19,6 +19,7 @@ from sessions_app.engine.flows import (
     session_move_validate,
 )
 from sessions_app.errors import invalid
+from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession
 
 TEXT_MAX = 4000
@@ -82,6 +83,12 @@ def _screening_answered(
         turn.deal(queue[0], queue[1:], batch=card.get("batch"), analysis=card.get("analysis"))
         return None
     return Pending(message.pk, card.get("analysis") or card.get("batch") or message.pk)
+
+
+def escalated(turn: Turn) -> bool:
+    """Whether this turn raised a crisis: then the client's words were the crisis, and the card
+    they answered keeps its purpose open."""
+    return any(event.type == EventType.RISK_ESCALATED for event in turn.events)
 
 
 def language_follow(turn: Turn, text: str) -> None:

@@ -29,6 +29,7 @@ from sessions_app import events, services, texts
 from sessions_app.engine import agents, prompts
 from sessions_app.engine.dealer import profile_of
 from sessions_app.engine.schemas import SUMMARY_MAX_CHARS
+from sessions_app.engine.shown import shown_note, shown_summary
 from sessions_app.events import EventType
 from sessions_app.models import (
     AskSession,
@@ -202,6 +203,7 @@ def partial_summary_compose(session: AskSession) -> PartialSummary:
         "insights": transcript.insights,
         "turn_count": session.turn_count,
         "unfinished": True,
+        "crisis": session.intervention_triggered,
     }
     reply = agents.summarizer_ask(
         session, profile=prompts.profile_block(profile_of(session), []), facts=facts, pairs=pairs
@@ -281,8 +283,10 @@ def _close_partial(session: AskSession, summary: PartialSummary, now: datetime) 
     session.ended_at = now
     session.ready_to_close = False
     session.counselor_speaking_since = None  # a closed session has nobody speaking in it
-    session.session_summary = summary.text
-    session.key_insights = [str(item) for item in summary.key_insights]
+    # The client reads its record: nothing the safety net marks, nothing about "the user".
+    session.session_summary = shown_summary(summary.text, session.locale)
+    insights = [shown_note(str(item), session.locale) for item in summary.key_insights]
+    session.key_insights = [item for item in insights if item]
     used = [*session.cbt_techniques_used, *summary.techniques]
     session.cbt_techniques_used = [str(item) for item in dict.fromkeys(used)]
     if session.duration_seconds is None:

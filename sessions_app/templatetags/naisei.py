@@ -207,6 +207,8 @@ MOOD_LABELS = {
     "declining": gettext_lazy("declining"),
     "stable": gettext_lazy("stable"),
     "improving": gettext_lazy("improving"),
+    # A session that escalated (selectors.latest_mood).
+    "crisis": pgettext_lazy("mood", "crisis"),
 }
 
 

@@ -259,15 +259,18 @@ def test_hand_back_resumes_the_ai_where_it_stood_with_the_human_part_as_the_reca
     assert "Short, maybe five hours." in prompt
     assert "handed back" in prompt
     assert replay.requests[1].agent == "narrator"
-    assert result.card["text"] == "What keeps you up?"
+    # The pause is acknowledged first (a fixed text); the Analyst's question waits behind it.
+    check_in = "Thank you for waiting. How are you feeling right now?"
+    assert result.card["text"] == check_in
     session.refresh_from_db()
     assert session.counselor_speaking is False
     assert thread_state(session)["step"] == step
     assert thread_state(session)["slots"] == slots
     state = session_state(session)
     assert state["counselor"] is None
-    assert state["current_card"]["text"] == "What keeps you up?"
+    assert state["current_card"]["text"] == check_in
     assert event_types(session)[-4:-2] == ["counselor.handed_back", "analyst.responded"]
+    assert answer(session, "Tired, but okay.")["current_card"]["text"] == "What keeps you up?"
 
 
 # --- steer ---------------------------------------------------------------------------------------

@@ -95,7 +95,19 @@ def test_mood_trend_takes_the_last_mood_of_each_session(alice, bob):
     assert value_on(chart, 1, "Improving") == 1
     assert value_on(chart, 1, "Stable") == 1
     assert value_on(chart, 2, "Declining") == 1
-    assert chart.summary == "1 declining, 1 stable, 1 improving"
+    assert chart.summary == "1 declining, 1 stable, 1 improving, 0 crisis"
+
+
+def test_mood_trend_counts_an_escalated_session_as_a_crisis(alice, bob):
+    escalated = session(alice, 1, intervention_triggered=True)
+    factories.SessionEventFactory(
+        session=escalated, type="analyst.responded", payload={"mood_delta": "stable"}
+    )
+
+    chart = selectors.mood_trend(selectors.insights_scope(bob), now=NOW)
+
+    assert value_on(chart, 1, "Crisis") == 1
+    assert value_on(chart, 1, "Stable") == 0
 
 
 def test_abandoned_rate_is_the_share_of_ended_sessions_left_to_the_idle_timeout(alice, bob):

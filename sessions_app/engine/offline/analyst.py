@@ -5,7 +5,8 @@ question+answer rounds), `recap` [{question, answer}] — the batch just answere
 `last_client_text`, `asked_questions` (every third-person question asked this session),
 `earlier_questions` (those asked in the client's last sessions: not asked again),
 `flow_step`, `allowed_next`, `slots`, `address` ("formal" for Russian "вы"), `gender` (the
-client's grammatical gender, "femn" / "masc" / "" unknown).
+client's grammatical gender, "femn" / "masc" / "" unknown), `counselor_guidance` (the steer
+notes since the last batch: a topic they name leads the questions, nothing else is read).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from sessions_app.engine.offline.banks import (
     CLOSURE,
     INSIGHT_BY_FOCUS,
     INSIGHT_BY_THEME,
+    LANGS,
     REFOCUS_QUESTION,
     SAFETY_QUESTION,
     STAGES,
@@ -148,6 +150,13 @@ def _candidates(
         return common.squash(narrated) not in shown_words
 
     ordered: list[str] = []
+    # A counselor's steer note that names a topic: this batch asks from that topic's bank.
+    for theme in steered_themes(context):
+        variants = listening.DATA[lang]["listening"]["templates"]["theme"][theme]
+        offset = turn_count % len(variants)
+        for text in variants[offset:] + variants[:offset]:
+            if text not in ordered and fresh((text,), text):
+                ordered.append(text)
     later: list[str] = []
     tags: set[str] = set()
     quotes: set[str] = set()
@@ -182,6 +191,19 @@ def _candidates(
             if fresh((entry.en, entry.ru, entry.zh), text):
                 ordered.append(text)
     return ordered
+
+
+def steered_themes(context: dict[str, Any]) -> list[str]:
+    """The topics the counselors' steer notes name ("talk about her mother" → family), read
+    with the theme words of every language the offline engine speaks: a note may be written
+    in another language than the client's. Nothing else in a note is followed."""
+    notes = [str(note) for note in context.get("counselor_guidance") or [] if str(note).strip()]
+    if not notes:
+        return []
+    found: list[str] = []
+    for lang in LANGS:
+        found += [t for t in listening.themes_of(notes, lang) if t not in found]
+    return found
 
 
 def _last_answer(context: dict[str, Any]) -> str:

@@ -34,13 +34,16 @@ EXCERPT_CHARS = 140
 
 def summarise(context: dict[str, Any]) -> dict[str, Any]:
     lang = common.lang_of(context)
+    locale = str(context.get("locale") or "en")
     answers = _client_words(context)
     themes = common.themes_in(answers)
     focus = common.focus_for(context, themes)
-    header = _header(lang, focus, answers, themes, str(context.get("locale") or "en"))
+    header = _header(lang, focus, answers, themes, locale, escalated=bool(context.get("crisis")))
     room_tokens = max(0, (SUMMARY_MAX_CHARS - len(header) - 40) // 4)
     budget = min(int(context.get("token_budget") or DEFAULT_TOKEN_BUDGET), room_tokens)
-    excerpts = [common.clip_words(answer, EXCERPT_CHARS) for answer in answers]
+    # The client reads its summary: words the safety net marks are never quoted back in it.
+    quotable = [answer for answer in answers if not detect_crisis(answer, locale)]
+    excerpts = [common.clip_words(answer, EXCERPT_CHARS) for answer in quotable]
     kept = truncate_middle(excerpts, budget_tokens=budget, marker=lambda n: _omitted(n, lang))
     quoted = " / ".join(f"«{line}»" if line[:1] != "[" else line for line in kept)
     body = texts.say(_("In the client's words: {words}"), lang, words=quoted)
@@ -102,17 +105,24 @@ HEADER_WORDS = {
     "stable": _("Mood stayed even through the session."),
     "fatigue": _("The client asked to stop because of tiredness."),
     "crisis": _("A possible risk signal came up."),
+    # The mood of a session that escalated: a crisis, whatever the words' trend read.
+    "escalated": _("The conversation turned to a crisis, and a counselor was alerted."),
 }
 
 
-def _header(lang: str, focus: str, answers: list[str], themes: list[str], locale: str) -> str:
+def _header(
+    lang: str, focus: str, answers: list[str], themes: list[str], locale: str, *, escalated: bool
+) -> str:
     labels = texts.listed([common.pick(lang, THEME_LABELS[t]) for t in themes[:4]], lang)
-    trend = _trend(answers, locale)
     fatigue = any(lexicon.detect_fatigue(a, locale) for a in answers[-2:])
     crisis = any(detect_crisis(a, locale) for a in answers)
     focus_label = common.pick(lang, FOCUS_LABELS[focus])
     count = texts.plural(FOCUS_COUNT, len(answers), lang, focus=focus_label)
-    words = [trend, *(["fatigue"] if fatigue else []), *(["crisis"] if crisis else [])]
+    if escalated:
+        words = ["escalated"]
+    else:
+        words = [_trend(answers, locale), *(["fatigue"] if fatigue else [])]
+        words += ["crisis"] if crisis else []
     parts = [count]
     parts += [texts.say(HEADER_WORDS["themes"], lang, labels=labels)] if labels else []
     parts += [texts.say(HEADER_WORDS[word], lang) for word in words]
@@ -137,7 +147,12 @@ def _key_insights(
     found.append(common.pick(lang, INSIGHT_BY_FOCUS[focus]))
     # "It gets lighter…" only when it did.
     supported = [i for i in found if improving or not listening.claims_improvement(i, lang)]
-    return supported[:2]
+    # The banks' patterns speak of "the user": the client reads them as the Narrator says them.
+    formal = context.get("address") == "formal"
+    gender = str(context.get("gender") or "")
+    return [
+        common.second_person_statement(i, lang, formal=formal, gender=gender) for i in supported[:2]
+    ]
 
 
 def _techniques(focus: str, themes: list[str]) -> list[str]:

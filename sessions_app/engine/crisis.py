@@ -211,6 +211,8 @@ def safety_net(
             counselor_present=counselor_present,
         )
         return True
+    # The words themselves worry the net (not only the conversation they close).
+    turn.worried = verdict.source != "conversation"
     if counselor_present or not screening_allowed(session, verdict, card):
         return False
     screening_start(turn, verdict, card, message_id or 0)
@@ -222,12 +224,15 @@ _SOURCES = {"rules": "keyword", "learned": "learned", "conversation": "conversat
 
 
 def _recent_client_texts(session: AskSession, exclude: int | None) -> tuple[str, ...]:
-    """The client's last few messages before this one, oldest first (one query)."""
+    """The client's last few messages before this one, oldest first (one query); none from
+    before a screening the client answered (the screener settled those)."""
+    settled = (session.slots.get("screening") or {}).get("settled_after") or 0
     rows = (
         AskMessage.objects.filter(
             session=session,
             role=AskMessage.Role.CLIENT,
             kind__in=(AskMessage.Kind.ANSWER, AskMessage.Kind.TOPIC, AskMessage.Kind.TEXT),
+            pk__gt=settled,
         )
         .exclude(pk=exclude)
         .order_by("-id")

@@ -168,6 +168,9 @@ class Turn:
     # whatever the turn sets before appending it (branch.py).
     opened: dict[str, Any] = field(init=False)
     stamped: dict[str, Any] | None = field(init=False, default=None)
+    # The safety net's worry about what the client just said, short of a crisis (the band):
+    # an answer to the screener that worries it counts as a yes (engine/screening.py).
+    worried: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         self.opened = state_snapshot(self.session)

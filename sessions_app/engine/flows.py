@@ -19,7 +19,7 @@ from typing import Any
 from sessions_app.engine import lexicon
 from sessions_app.engine.dealer import Turn
 from sessions_app.engine.flow_files import BUILTIN_FLOWS, FLOWS_DIR, flow_files_load
-from sessions_app.engine.safety import detect_crisis
+from sessions_app.engine.safety import crisis_escalates
 from sessions_app.errors import ApplicationError
 from sessions_app.events import EventSpec, EventType
 from sessions_app.models import (
@@ -331,7 +331,7 @@ def route(*, text: str, locale: str, intent: str) -> str:
     """Which intent handles this client message: crisis first (safety) from any flow, then — in
     a reflection session — a wish to move the next session, else the current intent. A flow of
     another domain (a booking, a check-in) keeps its own words about days and times."""
-    if intent != CRISIS_FLOW and detect_crisis(text, locale):
+    if intent != CRISIS_FLOW and crisis_escalates(text, locale):
         return CRISIS_FLOW
     if intent == SESSION_FLOW and lexicon.detect_reschedule(text, locale):
         return SCHEDULER_FLOW

@@ -141,7 +141,9 @@ def screening_answer(turn: Turn, text: str, card: dict[str, Any]) -> tuple[str, 
     when another question was dealt, ("escalate", "L3"/"L4") when the screener says crisis,
     ("resume", None) when it says no and ("review", None) when it stays unclear — the caller
     resumes the interrupted dialogue (and, on "review", asks a counselor to look)."""
-    answer = answer_of(text)
+    # An answer that worries the safety net (the band) says yes, unless it says no plainly.
+    said = answer_of(text)
+    answer = YES if turn.worried and said != NO else said
     step = card.get("step") or WISH
     asks = int(card.get("asks") or 0)
     since = card.get("batch") or card.get("message_id")
@@ -161,7 +163,12 @@ def screening_answer(turn: Turn, text: str, card: dict[str, Any]) -> tuple[str, 
 
 
 def _screened(turn: Turn, *, result: str, answers: list[str]) -> None:
-    screening = turn.session.slots.get(SLOT) or {}
+    """The screener settled it: recorded, and the conversation read together starts afresh
+    after this answer (what came before was asked about)."""
+    session = turn.session
+    screening = session.slots.get(SLOT) or {}
+    answered = turn.messages[-1].pk if turn.messages else None
+    turn.set(slots={**session.slots, SLOT: {**screening, "settled_after": answered}})
     turn.event(
         EventType.RISK_SCREENED,
         "client",

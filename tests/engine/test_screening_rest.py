@@ -24,21 +24,21 @@ pytestmark = pytest.mark.django_db
 CASES: dict[str, dict[str, Any]] = {
     "en": {
         "locale": "en-US",
-        "learned": "I've started writing letters to each of my kids, just in case",
-        "band": "I feel like a ghost in my own life",
+        "learned": "nothing I do matters and it never will",
+        "band": "i'm so tired of everything",
         "yes": "yeah, sometimes",
         "no": "no, nothing like that",
         "how_yes": "yes, I have",
         "how_no": "no, not really",
         "spread": [
-            "I've been giving my things away to friends",
-            "my guitar went to my brother yesterday",
-            "I won't need any of it where I'm going",
+            "I've been saving my tablets",
+            "there's quite a lot now",
+            "it helps to know they're there",
         ],
         "harmless": [
-            "I've been giving my things away to friends",
-            "my guitar went to my brother yesterday",
-            "the new flat in Lisbon is tiny, so I'm travelling light",
+            "I've been saving my tablets",
+            "there's quite a lot now",
+            "the pharmacy closes over the holidays, so I stocked up on my blood pressure pills",
         ],
         "L4": [
             "honestly I want to kill myself, I have the pills ready",
@@ -47,21 +47,21 @@ CASES: dict[str, dict[str, Any]] = {
     },
     "ru": {
         "locale": "ru-RU",
-        "learned": "мне кажется, я не доживу до весны, и это даже хорошо",
+        "learned": "всё, что я делаю, бессмысленно, и так будет всегда",
         "band": "я так устала от всего, сил больше нет",
         "yes": "да, бывает",
         "no": "нет, такого не было",
         "how_yes": "да",
         "how_no": "нет",
         "spread": [
-            "раздаю свои вещи друзьям",
-            "вчера отдала гитару брату",
-            "там, куда я собираюсь, они мне не понадобятся",
+            "я коплю таблетки",
+            "их уже много",
+            "мне спокойнее, когда они есть",
         ],
         "harmless": [
-            "раздаю свои вещи друзьям",
-            "вчера отдала гитару брату",
-            "в новой квартире в Казани места мало, переезжаю налегке",
+            "я коплю таблетки",
+            "их уже много",
+            "аптека закрывается на праздники, вот и запасла лекарства от давления",
         ],
         "L4": [
             "честно, хочу покончить с собой, таблетки уже приготовлены",
@@ -70,21 +70,21 @@ CASES: dict[str, dict[str, Any]] = {
     },
     "zh": {
         "locale": "zh-CN",
-        "learned": "我已经跟最好的朋友都道过别了",
+        "learned": "我只想让这一切都停下来",
         "band": "有时候真想就这么消失",
         "yes": "有过",
         "no": "没有，只是有点累",
         "how_yes": "想过",
         "how_no": "没有",
         "spread": [
-            "我最近把东西都送给朋友了",
-            "昨天把吉他给了我弟弟",
-            "我要去的地方用不上这些了",
+            "这几个月的药我都没吃",
+            "全都存起来了",
+            "够用了",
         ],
         "harmless": [
-            "我最近把东西都送给朋友了",
-            "昨天把吉他给了我弟弟",
-            "新租的房子在杭州，很小，所以轻装搬家",
+            "这几个月的药我都没吃",
+            "全都存起来了",
+            "医生说这个降压药可以停了，剩下的我打算拿回药店",
         ],
         "L4": ["说实话我想自杀，药已经准备好了", "我今晚想结束自己的生命"],
     },
@@ -248,16 +248,16 @@ def test_a_crisis_spread_over_three_messages_escalates(api_as, on_duty, lang):
         assert not judge(text, case["locale"]).escalates, f"escalates on its own: {text}"
     api, session_id = start(api_as, case["locale"])
 
+    state = say(api, session_id, "work has been a lot lately")
     for text in case["spread"]:
-        state = say(api, session_id, text)
-        if state["current_card"] and state["current_card"]["kind"] == "screening":
-            break  # the screener asks: a yes would escalate (tested above)
+        # The client keeps talking, whatever card is showing (the screener's included).
+        state = answer(api, session_id, state, text)
+
     session = AskSession.objects.get(pk=session_id)
-    escalated = session.intervention_triggered
-    asked = state["current_card"]["kind"] == "screening"
-    assert escalated or asked
-    if escalated:
-        assert escalation(session_id)["source"] in ("conversation", "learned", "keyword")
+    assert session.intervention_triggered is True
+    # Read together (or, when the screener asked on the way, by the client's answers to it).
+    assert escalation(session_id)["source"] in ("conversation", "screening")
+    assert alerts(session_id) == 1
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -265,9 +265,10 @@ def test_a_harmless_conversation_with_the_same_start_does_not_escalate(api_as, o
     case = CASES[lang]
     api, session_id = start(api_as, case["locale"])
 
+    state = say(api, session_id, "work has been a lot lately")
     for text in case["harmless"]:
-        state = say(api, session_id, text)
-        if state["current_card"] and state["current_card"]["kind"] == "screening":
+        state = answer(api, session_id, state, text)
+        if state["current_card"]["kind"] == "screening":
             state = answer(api, session_id, state, case["no"])
 
     session = AskSession.objects.get(pk=session_id)

@@ -32,7 +32,7 @@ from sessions_app.engine.offline.banks import (
     THEME_LABELS,
     BankQuestion,
 )
-from sessions_app.engine.safety import detect_crisis
+from sessions_app.engine.safety import crisis_escalates
 
 MAY_COMPLETE_AFTER = 4
 MUST_COMPLETE_AFTER = 7
@@ -106,7 +106,7 @@ def _signals(context: dict[str, Any], answers: list[str], locale: str) -> tuple[
     """Crisis in anything the client wrote; fatigue in the last words; a meta question last."""
     latest = [*answers, str(context.get("last_client_text") or "")]
     latest = [text for text in latest if text.strip()]
-    crisis = any(detect_crisis(text, locale) for text in latest)
+    crisis = any(crisis_escalates(text, locale) for text in latest)
     fatigue = any(lexicon.detect_fatigue(text, locale) for text in latest[-2:])
     meta = bool(latest) and lexicon.detect_meta(latest[-1], locale)
     return crisis, fatigue, meta

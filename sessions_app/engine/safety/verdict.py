@@ -3,9 +3,10 @@ conversation read together (SPEC §3).
 
 - **escalate**: a person is paged. A rule's finding the learned layer does not contradict
   (score ≥ `trust`), or the learned layer sure on its own (≥ `escalate`), or the last few
-  messages read together sure (≥ `escalate`).
-- **screen**: unsure. A rule's finding the learned layer doubts, or a score in the band
-  (≥ `screen`), on the message or on the conversation: the screening card asks.
+  messages read together sure (≥ `conversation_escalate`).
+- **screen**: unsure. A rule's finding the learned layer doubts, an act found alone (things
+  given away, a means named: `ACTS`), or a score in the band (≥ `screen`; together, ≥
+  `conversation_screen`): the screening card asks.
 - nothing, otherwise.
 
 Severity is the rules' (`detector.severity`), raised to L4 when the learned layer reads the
@@ -20,9 +21,12 @@ from functools import cache
 from pathlib import Path
 
 from sessions_app.engine.safety import learned
-from sessions_app.engine.safety.detector import Assessment, _language_of, assess
+from sessions_app.engine.safety.detector import Assessment, Category, _language_of, assess
 
 ESCALATE, SCREEN = "escalate", "screen"
+# Acts that mean one thing beside a wish to die and another on their own (giving things away
+# before a move, a bottle of pills in the cupboard): found alone, the screener asks.
+ACTS = frozenset({Category.PREPARATORY, Category.METHOD})
 # The recent conversation: this many earlier client messages, each by its last characters.
 RECENT_MESSAGES = 2
 RECENT_CHARS = 300
@@ -92,7 +96,8 @@ def judge(
         imminent = severe >= head.severe_threshold
         return "L4" if rules_level == "L4" or imminent else (rules_level or "L3")
 
-    if assessment.positive and (context or reading.crisis >= limits.trust):
+    ambiguous = not (assessment.categories - ACTS)
+    if assessment.positive and (context or (reading.crisis >= limits.trust and not ambiguous)):
         return verdict(ESCALATE, level_of(reading.severe, assessment.level), "rules")
     if reading.crisis >= limits.escalate:
         return verdict(ESCALATE, level_of(reading.severe, assessment.level), "learned")

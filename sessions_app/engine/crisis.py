@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from sessions_app import texts
+from sessions_app.engine import lexicon
 from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card, profile_of
 from sessions_app.engine.flows import CRISIS_FLOW, intent_detour
 from sessions_app.engine.safety import Assessment, Verdict, detector_version, judge
@@ -193,13 +194,15 @@ def safety_net(
     card = card or {}
     # Inside a crisis, the ambiguous cues ("I have a plan", "tonight") count on their own.
     context = session.intervention_triggered or risk_now(session) >= RiskLevel.L3
-    recent = _recent_client_texts(session, message_id)
+    recent = recent_client_texts(turn)
     verdict = judge(text, session.locale, recent=recent, context=context)
     if verdict.action is None:
         return False
     if session.current_intent_code == CRISIS_FLOW:
-        if verdict.escalates:
-            risk_raise(turn, RiskLevel.L4)  # crisis words again, inside the crisis flow
+        if verdict.escalates and verdict.source != "conversation":
+            # Crisis words again, inside the crisis flow (the conversation read together would
+            # only find the words that started it).
+            risk_raise(turn, RiskLevel.L4)
         return False
     if verdict.escalates:
         crisis_escalate(
@@ -213,6 +216,8 @@ def safety_net(
         return True
     # The words themselves worry the net (not only the conversation they close).
     turn.worried = verdict.source != "conversation"
+    if verdict.source == "learned" and lexicon.detect_fatigue(text, session.locale):
+        return False  # "I'm exhausted, I don't want to continue": the session, not a life
     if counselor_present or not screening_allowed(session, verdict, card):
         return False
     screening_start(turn, verdict, card, message_id or 0)
@@ -223,22 +228,25 @@ def safety_net(
 _SOURCES = {"rules": "keyword", "learned": "learned", "conversation": "conversation"}
 
 
-def _recent_client_texts(session: AskSession, exclude: int | None) -> tuple[str, ...]:
-    """The client's last few messages before this one, oldest first (one query); none from
-    before a screening the client answered (the screener settled those)."""
-    settled = (session.slots.get("screening") or {}).get("settled_after") or 0
-    rows = (
-        AskMessage.objects.filter(
-            session=session,
-            role=AskMessage.Role.CLIENT,
-            kind__in=(AskMessage.Kind.ANSWER, AskMessage.Kind.TOPIC, AskMessage.Kind.TEXT),
-            pk__gt=settled,
-        )
-        .exclude(pk=exclude)
-        .order_by("-id")
-        .values_list("text", flat=True)[:RECENT_MESSAGES]
-    )
-    return tuple(reversed(list(rows)))
+CLIENT_WORDS = (AskMessage.Kind.ANSWER, AskMessage.Kind.TOPIC, AskMessage.Kind.TEXT)
+
+
+def recent_client_texts(turn: Turn) -> tuple[str, ...]:
+    """The client's last few messages on the path before this turn, oldest first — read from
+    the ancestors the lock already joined (`session_locked(with_recent=True)`), so no query;
+    none from before a screening the client answered (the screener settled those)."""
+    settled = (turn.session.slots.get("screening") or {}).get("settled_after") or 0
+    said: list[str] = []
+    node = turn.began_at
+    for _ in range(4):
+        if node is None or node.pk <= settled:
+            break
+        if node.role == AskMessage.Role.CLIENT and node.kind in CLIENT_WORDS:
+            said.append(node.text)
+        if not AskMessage.parent.is_cached(node):
+            break
+        node = node.parent
+    return tuple(reversed(said[:RECENT_MESSAGES]))
 
 
 def crisis_escalate(

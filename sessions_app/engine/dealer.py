@@ -88,14 +88,19 @@ def message_limit() -> int:
     return session_models.SESSION_MESSAGES_MAX
 
 
-def session_locked(session_id: Any) -> AskSession:
+def session_locked(session_id: Any, *, with_recent: bool = False) -> AskSession:
     """The session row, locked for this transaction, with the head and the profile joined.
 
     Every turn write starts here: the lock serialises a client's concurrent taps on one session,
-    and the joins make the current card and the profile free."""
+    and the joins make the current card and the profile free. `with_recent` also joins the
+    head's three ancestors, where the client's last words are, for the safety net's reading of
+    the conversation (`crisis.recent_client_texts`) — in the same statement."""
+    joins = (
+        "active_workline__head__parent__parent__parent" if with_recent else "active_workline__head"
+    )
     return (
         AskSession.objects.select_for_update(of=("self",))
-        .select_related("active_workline__head", "user__profile")
+        .select_related(joins, "user__profile")
         .get(pk=session_id)
     )
 
@@ -171,9 +176,12 @@ class Turn:
     # The safety net's worry about what the client just said, short of a crisis (the band):
     # an answer to the screener that worries it counts as a yes (engine/screening.py).
     worried: bool = field(init=False, default=False)
+    # The head when the turn began (with its ancestors, when the lock joined them).
+    began_at: AskMessage | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.opened = state_snapshot(self.session)
+        self.began_at = head_of(self.session)
 
     def event(self, type: str, actor: str = "engine", **payload: Any) -> None:
         self.events.append(EventSpec(type=type, payload=payload, actor=actor))

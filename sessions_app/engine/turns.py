@@ -68,7 +68,7 @@ def _client_turn(session_id: Any, text: str) -> tuple[AskSession, Turn | None]:
     """The locked session and a turn for what the client wrote — or no turn when a counselor
     speaks: then the words went to the counselor (stored, checked by the safety net, not lost)
     and nothing else answers them."""
-    locked = session_locked(session_id)
+    locked = session_locked(session_id, with_recent=True)
     require_active(locked)
     turn = Turn(locked)
     if not locked.counselor_speaking:

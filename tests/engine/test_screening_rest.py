@@ -25,7 +25,7 @@ CASES: dict[str, dict[str, Any]] = {
     "en": {
         "locale": "en-US",
         "learned": "nothing I do matters and it never will",
-        "band": "i'm so tired of everything",
+        "band": "I've started writing letters to each of my kids, just in case",
         "yes": "yeah, sometimes",
         "no": "no, nothing like that",
         "how_yes": "yes, I have",
@@ -48,7 +48,7 @@ CASES: dict[str, dict[str, Any]] = {
     "ru": {
         "locale": "ru-RU",
         "learned": "всё, что я делаю, бессмысленно, и так будет всегда",
-        "band": "я так устала от всего, сил больше нет",
+        "band": "я не вижу в этом всём никакого смысла",
         "yes": "да, бывает",
         "no": "нет, такого не было",
         "how_yes": "да",
@@ -71,7 +71,7 @@ CASES: dict[str, dict[str, Any]] = {
     "zh": {
         "locale": "zh-CN",
         "learned": "我只想让这一切都停下来",
-        "band": "有时候真想就这么消失",
+        "band": "我觉得自己不会再好起来了",
         "yes": "有过",
         "no": "没有，只是有点累",
         "how_yes": "想过",

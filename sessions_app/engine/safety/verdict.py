@@ -9,8 +9,9 @@ conversation read together (SPEC §3).
   `conversation_screen`): the screening card asks.
 - nothing, otherwise.
 
-Severity is the rules' (`detector.severity`), raised to L4 when the learned layer reads the
-crisis as imminent. Pure: no Django, no database.
+Severity is the rules' (`detector.severity`) when a rule found the crisis; otherwise the
+learned layer's reading of it (imminent or not), never below what the rules saw. Pure: no
+Django, no database.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def judge(
 
     ambiguous = not (assessment.categories - ACTS)
     if assessment.positive and (context or (reading.crisis >= limits.trust and not ambiguous)):
-        return verdict(ESCALATE, level_of(reading.severe, assessment.level), "rules")
+        return verdict(ESCALATE, assessment.level, "rules")  # the rules' severity is SPEC's
     if reading.crisis >= limits.escalate:
         return verdict(ESCALATE, level_of(reading.severe, assessment.level), "learned")
     if together is not None and together.crisis >= limits.conversation_escalate:

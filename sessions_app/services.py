@@ -13,6 +13,7 @@ from django_q.tasks import async_task
 
 from sessions_app import redaction
 from sessions_app.engine.crisis import risk_now
+from sessions_app.engine.risk import is_crisis_raise, risk_escalate_by
 from sessions_app.engine.start import session_start
 from sessions_app.errors import ApplicationError, invalid
 from sessions_app.events import EventType, event_append, event_by, session_length_check
@@ -124,7 +125,11 @@ def session_create(
         by=actor,
     )
     # Creating is starting (SPEC §9): the opening needs no model, so it commits with the row.
-    return session_start(session=session, flow=flow)
+    session = session_start(session=session, flow=flow)
+    if is_crisis_raise(RiskLevel.L0, initial_risk_level):
+        # Created in a crisis (the orchestrator says so): the one escalation path (SPEC §3).
+        session = risk_escalate_by(session=session, level=initial_risk_level, by=actor)
+    return session
 
 
 def _create_conflict(dify_conversation_id: uuid.UUID | None) -> ApplicationError:
@@ -207,7 +212,10 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
             "Lowering the risk needs a written reason: POST …/risk with level and reason.",
             final_risk_level="lowering needs a reason (POST /risk)",
         )
-    for name in set(changes) - _RULED_FIELDS:
+    # Raised into a crisis: the escalation path sets the level (after the other fields).
+    crisis_level = changes.get("final_risk_level")
+    escalates = is_crisis_raise(risk_before, crisis_level)
+    for name in set(changes) - _RULED_FIELDS - ({"final_risk_level"} if escalates else set()):
         setattr(session, _PATCH_ATTRS.get(name, name), changes[name])
     if "session_title" in changes:
         # Named by a person now: automatic neutral titles leave it alone (an empty one resets).
@@ -233,6 +241,8 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
         payload={"fields": sorted(changes)},  # names only: values may be private text
         by=actor,
     )
+    if escalates:
+        return risk_escalate_by(session=session, level=crisis_level, by=actor)
     if risk_now(session) != risk_before:
         event_by(
             session=session,

@@ -11,6 +11,7 @@ static resources card exist. Risk only ever goes up here; lowering it is a human
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,9 @@ from django.utils import timezone
 from sessions_app import texts
 from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card, profile_of
 from sessions_app.engine.flows import CRISIS_FLOW, intent_detour
-from sessions_app.engine.safety import Assessment, assess
+from sessions_app.engine.safety import Assessment, Finding, assess
 from sessions_app.engine.titles import session_title_neutral
-from sessions_app.events import EventType
+from sessions_app.events import EventSpec, EventType, actor_label
 from sessions_app.models import (
     AskMessage,
     AskSession,
@@ -204,6 +205,37 @@ def crisis_escalate(
     repeated = session.current_intent_code == CRISIS_FLOW or session.intervention_triggered
     severe = assessment is not None and assessment.level == RiskLevel.L4
     level = RiskLevel.L4 if repeated or severe or source == "both" else RiskLevel.L3
+    # What the net saw, for staff (risk events never reach clients; anonymisation drops spans).
+    seen = assessment.findings if assessment is not None else ()
+    risk_escalate(
+        turn,
+        level=level,
+        source=source,
+        findings=seen,
+        page=not counselor_present,
+        deal=not counselor_present,
+    )
+
+
+def risk_escalate(
+    turn: Turn,
+    *,
+    level: str,
+    source: str,
+    by: Any = None,
+    reason: str = "",
+    findings: Sequence[Finding] = (),
+    page: bool = True,
+    deal: bool = True,
+) -> None:
+    """The one path by which risk rises into a crisis (SPEC §3, QUALITY C2), whoever raised it:
+    the net or the Analyst (`crisis_escalate`), the service role, a counselor or ops
+    (`engine.risk.risk_escalate_by`). Raises the level, switches the session to the crisis
+    flow, starts the escalation clock, alerts the on-duty counselors and records one
+    `risk.escalated` event; with `deal`, the client gets the crisis resources and the safety
+    card. Without `page` (a person already holds the conversation) nobody else is paged and the
+    clock does not start."""
+    session = turn.session
     previous, current = risk_raise(turn, level)
     turn.set(
         intervention_triggered=True,
@@ -212,27 +244,32 @@ def crisis_escalate(
     )
     if not session.title_by_client:
         turn.set(session_title=session_title_neutral(session))
-    if session.alerted_at is None and not counselor_present:
+    if session.alerted_at is None and page:
         turn.set(alerted_at=timezone.now())  # the escalation clock starts (jobs/escalation.py)
     if session.phase in (AskSession.Phase.CLOSING, AskSession.Phase.INTRO):
         # A crisis in the last words reopens the conversation: nobody is closed on.
         turn.set(phase=AskSession.Phase.DIALOGUE)
     _enter_crisis_flow(turn)
-    notified = 0 if counselor_present else _alert_counselors(session, current)
+    notified = _alert_counselors(session, current) if page else 0
     if notified:
         turn.set(slots={**session.slots, "counselor_notified": True})
-    # What the net saw, for staff (risk events never reach clients; anonymisation drops spans).
-    seen = assessment.findings if assessment is not None else ()
-    turn.event(
-        EventType.RISK_ESCALATED,
-        level=current,
-        previous=previous,
-        source=source,
-        notified=notified,
-        categories=sorted({str(finding.category) for finding in seen}),
-        spans=[finding.span for finding in seen[:MAX_SPANS]],
-    )
-    if not counselor_present:
+    payload: dict[str, Any] = {
+        "level": current,
+        "previous": previous,
+        "source": source,
+        "notified": notified,
+        "categories": sorted({str(finding.category) for finding in findings}),
+        "spans": [finding.span for finding in findings[:MAX_SPANS]],
+    }
+    if reason:
+        payload["reason"] = reason
+    if by is None:
+        turn.event(EventType.RISK_ESCALATED, **payload)
+    else:
+        turn.events.append(
+            EventSpec(EventType.RISK_ESCALATED, payload, actor_label(by), actor_user=by)
+        )
+    if deal:
         crisis_cards_deal(turn)
 
 

@@ -319,6 +319,11 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
     ("api:auth-logout", "POST"): everyone(204),
     ("api:schema", "GET"): everyone(200, anonymous=200),
     ("api:docs", "GET"): everyone(200, anonymous=200),
+    # Any other path under /api/: E_NOT_FOUND for everyone, whatever DEBUG says.
+    **{
+        ("api-not-found", method): everyone(404, anonymous=404)
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE")
+    },
 }
 
 
@@ -541,6 +546,10 @@ REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
     ("sessions:profile", "PATCH"): lambda w, r, v: ({}, {"locale": "ru"}),
     ("api:auth-token", "POST"): login_request,
     ("api:auth-logout", "POST"): lambda w, r, v: ({}, {}),
+    **{
+        ("api-not-found", method): lambda w, r, v: ({"rest": "no/such/thing"}, {})
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE")
+    },
 }
 
 

@@ -599,6 +599,16 @@ HTML_TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         service=403,
         anonymous=302,
     ),
+    # The crisis banner's open alerts (every staff page fetches them): staff only.
+    ("pages:alerts", "GET"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=200,
+        other_counselor=200,
+        ops=200,
+        service=403,
+        anonymous=302,
+    ),
     ("pages:session", "GET"): row(
         owner=403,
         other_client=403,

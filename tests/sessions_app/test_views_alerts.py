@@ -1,0 +1,58 @@
+"""The crisis banner's resync endpoint and its place on every staff page (QUALITY C2): what
+the on-duty counselors and ops see, what an off-duty counselor does not, and that the banner
+names the session neutrally. The live behaviour is proved in tests/browser/test_crisis_alerts.py."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+CRISIS_WORDS = "I want to kill myself"
+
+
+@pytest.fixture
+def crisis(alice, erin, api_as):
+    client = api_as(alice)
+    session_id = client.post("/api/ask/sessions", {}, format="json").json()["_id"]
+    client.post(f"/api/ask/sessions/{session_id}/messages", {"text": CRISIS_WORDS}, format="json")
+    return session_id
+
+
+def page_for(user) -> Client:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    return client
+
+
+def test_an_on_duty_counselor_gets_the_open_alert_with_a_claim_form(crisis, erin):
+    html = page_for(erin).get("/alerts/").content.decode()
+    assert f'data-session="{crisis}"' in html
+    assert "Support session" in html
+    assert CRISIS_WORDS not in html
+    assert f'action="/sessions/{crisis}/claim/"' in html
+    assert "csrfmiddlewaretoken" in html
+
+
+def test_a_claimed_alert_leaves_the_banner(crisis, erin, api_as):
+    api_as(erin).post(f"/api/ask/sessions/{crisis}/claim", format="json")
+    other = factories.on_duty_counselor("frank")
+    assert "crisis-alert" not in page_for(other).get("/alerts/").content.decode()
+
+
+def test_an_off_duty_counselor_has_no_banner(crisis, bob):
+    client = page_for(bob)
+    assert "crisis-alert" not in client.get("/alerts/").content.decode()
+    assert 'id="crisis-alerts"' not in client.get("/insights/").content.decode()
+
+
+def test_every_staff_page_carries_the_banner_for_whoever_receives_alerts(crisis, erin, olga):
+    for user in (erin, olga):
+        for path in ("/", "/insights/", "/sandbox/"):
+            html = page_for(user).get(path).content.decode()
+            assert 'id="crisis-alerts"' in html, (user, path)
+            assert 'ws-connect="/ws/counselors/"' in html
+            assert "naisei/alerts.js" in html

@@ -147,6 +147,7 @@ def _session_context(request: HttpRequest, session: AskSession) -> dict[str, Any
         "may_change_risk": session_may(request.user, session, SessionAction.RISK)
         and not session.is_deleted,
         "risk_levels": RiskLevel.choices,
+        "current_risk": engine.risk_now(session),
         "may_review": session_allows(request.user, SessionAction.ANALYSE),
         **_workspace_context(request.user, session),
     }

@@ -36,7 +36,6 @@
   function showControls() {
     document.querySelectorAll(".crisis-mute").forEach(function (button) {
       button.setAttribute("aria-pressed", muted() ? "true" : "false");
-      button.textContent = muted() ? button.dataset.off : button.dataset.on;
     });
     var ask = "Notification" in window && window.Notification.permission === "default";
     document.querySelectorAll(".crisis-notify").forEach(function (button) {

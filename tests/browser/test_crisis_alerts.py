@@ -112,3 +112,32 @@ def test_a_crisis_alert_reaches_every_staff_page_and_clears_when_claimed(
     session.refresh_from_db()
     assert session.handoff_counselor == cast["erin"]
     screenshot(frank, "crisis-alert-3-cleared-after-the-claim")
+
+
+def test_the_risk_form_starts_at_the_current_level_and_wants_a_reason_to_lower(
+    asgi_server, chromium, cast
+):
+    session = cast["zoe_session"]
+    AskSession.objects.filter(pk=session.pk).update(final_risk_level="L3")
+    page = sign_in(chromium, asgi_server, "frank")
+    page.goto(f"/sessions/{session.pk}/")
+    form = page.locator(".risk-form")
+    submit = form.locator("button[type=submit]")
+    expect(form.locator("select[name=level]")).to_have_value("L3")
+    expect(submit).to_be_disabled()  # nothing to change yet
+    expect(form.locator(".risk-lowering")).to_be_hidden()
+
+    form.locator("select[name=level]").select_option("L1")
+    expect(form.locator(".risk-lowering")).to_be_visible()
+    expect(submit).to_be_disabled()
+    form.locator("textarea[name=reason]").fill("Spoke with her: a line from a film.")
+    expect(submit).to_be_enabled()
+    screenshot(page, "risk-form-lowering-with-a-reason")
+    submit.click()
+    expect(page.locator(".risk-changes")).to_contain_text("L3 → L1")
+
+    form = page.locator(".risk-form")
+    expect(form.locator("select[name=level]")).to_have_value("L1")
+    form.locator("select[name=level]").select_option("L2")  # raising needs no reason
+    expect(form.locator(".risk-lowering")).to_be_hidden()
+    expect(form.locator("button[type=submit]")).to_be_enabled()

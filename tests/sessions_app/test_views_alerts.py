@@ -56,3 +56,36 @@ def test_every_staff_page_carries_the_banner_for_whoever_receives_alerts(crisis,
             assert 'id="crisis-alerts"' in html, (user, path)
             assert 'ws-connect="/ws/counselors/"' in html
             assert "naisei/alerts.js" in html
+
+
+# --- the risk form on the session page -----------------------------------------------------------
+
+
+def risk_form(html: str) -> str:
+    start = html.index('<form class="risk-form"')
+    return html[start : html.index("</form>", start)]
+
+
+def test_the_risk_form_shows_the_current_level_selected(bob, alice):
+    session = factories.ActiveSessionFactory(user=alice, final_risk_level="L3")
+    form = risk_form(page_for(bob).get(f"/sessions/{session.pk}/").content.decode())
+    assert '<option value="L3" selected>' in form
+    assert '<option value="L0" selected>' not in form
+    assert 'data-current="L3"' in form
+
+
+def test_the_risk_form_warns_before_a_lowering_and_asks_for_the_reason(bob, alice):
+    session = factories.ActiveSessionFactory(user=alice, final_risk_level="L3")
+    form = risk_form(page_for(bob).get(f"/sessions/{session.pk}/").content.decode())
+    assert 'class="risk-lowering"' in form
+    assert "Lower than the current level (L3)" in form
+    assert 'id="risk-reason"' in form
+
+
+def test_lowering_from_the_page_without_a_reason_is_still_refused(bob, alice):
+    session = factories.ActiveSessionFactory(user=alice, final_risk_level="L3")
+    client = Client()
+    client.force_login(bob)
+    client.post(f"/sessions/{session.pk}/risk/", {"level": "L1"})
+    session.refresh_from_db()
+    assert session.final_risk_level == "L3"

@@ -246,10 +246,13 @@ def risk_escalate(
         turn.set(session_title=session_title_neutral(session))
     if session.alerted_at is None and page:
         turn.set(alerted_at=timezone.now())  # the escalation clock starts (jobs/escalation.py)
-    if session.phase in (AskSession.Phase.CLOSING, AskSession.Phase.INTRO):
-        # A crisis in the last words reopens the conversation: nobody is closed on.
-        turn.set(phase=AskSession.Phase.DIALOGUE)
-    _enter_crisis_flow(turn)
+    if session.is_active:
+        # A finished session (a person raising it on review) keeps its end; a live one enters
+        # the crisis flow.
+        if session.phase in (AskSession.Phase.CLOSING, AskSession.Phase.INTRO):
+            # A crisis in the last words reopens the conversation: nobody is closed on.
+            turn.set(phase=AskSession.Phase.DIALOGUE)
+        _enter_crisis_flow(turn)
     notified = _alert_counselors(session, current) if page else 0
     if notified:
         turn.set(slots={**session.slots, "counselor_notified": True})

@@ -120,3 +120,21 @@ def test_raising_below_l3_is_only_a_recorded_change(api_as, alice, erin, service
     assert session.alerted_at is None
     assert not alerted(erin, session)
     assert SessionEvent.objects.filter(session=session, type="risk.changed").exists()
+
+
+def test_raising_the_risk_of_a_finished_session_records_it_without_reopening_it(
+    api_as, alice, bob, erin
+):
+    session = factories.AskSessionFactory(user=alice, phase=AskSession.Phase.CLOSING)
+    response = api_as(bob).post(
+        f"/api/ask/sessions/{session.pk}/risk",
+        {"level": "L3", "reason": "read later"},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    session.refresh_from_db()
+    assert session.final_risk_level == "L3"
+    assert session.status == AskSession.Status.COMPLETED
+    assert session.phase == AskSession.Phase.CLOSING
+    assert session.alerted_at is None  # nobody to claim: the client has gone
+    assert SessionEvent.objects.filter(session=session, type="risk.escalated").exists()

@@ -400,8 +400,14 @@ def alert_chain(events: list[Any]) -> tuple[list[dict[str, Any]], list[dict[str,
 
 
 def risk_changes(events: list[Any]) -> list[dict[str, Any]]:
-    """Every hand change of the risk level, oldest first (staff only: the reason is P3)."""
-    changes = [e for e in events if e.type == EventType.RISK_CHANGED]
+    """Every hand change of the risk level, oldest first (staff only: the reason is P3): the
+    `risk.changed` events and the escalations a person (or the service role) made."""
+    changes = [
+        e
+        for e in events
+        if e.type == EventType.RISK_CHANGED
+        or (e.type == EventType.RISK_ESCALATED and e.actor_user_id is not None)
+    ]
     names = _names(changes) if changes else {}
     return [
         {

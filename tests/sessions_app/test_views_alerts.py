@@ -89,3 +89,15 @@ def test_lowering_from_the_page_without_a_reason_is_still_refused(bob, alice):
     client.post(f"/sessions/{session.pk}/risk/", {"level": "L1"})
     session.refresh_from_db()
     assert session.final_risk_level == "L3"
+
+
+def test_a_raise_by_a_person_is_in_the_risk_trail_with_who_and_why(bob, alice, api_as):
+    session = factories.ActiveSessionFactory(user=alice)
+    reason = "She named a date and a place."
+    api_as(bob).post(
+        f"/api/ask/sessions/{session.pk}/risk", {"level": "L4", "reason": reason}, format="json"
+    )
+    html = page_for(bob).get(f"/sessions/{session.pk}/").content.decode()
+    trail = html[html.index('class="risk-changes"') :]
+    assert "L0 → L4" in trail
+    assert reason in trail

@@ -196,6 +196,17 @@ _RULED_FIELDS = frozenset(
 )
 
 
+_RISK_FIELDS = frozenset({"initial_risk_level", "final_risk_level"})
+
+
+def _risk_after(session: AskSession, changes: dict[str, Any]) -> str:
+    """The running risk once `changes` apply. null is "not assessed", i.e. no risk: clearing a
+    raised level is lowering it too."""
+    initial = changes.get("initial_risk_level", session.initial_risk_level) or RiskLevel.L0
+    final = changes.get("final_risk_level", session.final_risk_level) or RiskLevel.L0
+    return max(initial, final)
+
+
 @transaction.atomic
 def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) -> AskSession:
     """Apply validated schema-named `changes` (the caller checked the role may write them)."""
@@ -206,16 +217,19 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
             session=session, adding=changes["message_count"] - session.message_count
         )
     risk_before = risk_now(session)
-    # null is "not assessed", i.e. no risk: clearing a raised level is lowering it too.
-    if (changes.get("final_risk_level", risk_before) or RiskLevel.L0) < risk_before:
+    risk_after = _risk_after(session, changes)
+    final = changes.get("final_risk_level", risk_before) or RiskLevel.L0
+    if risk_after < risk_before or final < risk_before:
+        field = "final_risk_level" if final < risk_before else "initial_risk_level"
         raise invalid(
             "Lowering the risk needs a written reason: POST …/risk with level and reason.",
-            final_risk_level="lowering needs a reason (POST /risk)",
+            **{field: "lowering needs a reason (POST /risk)"},
         )
-    # Raised into a crisis: the escalation path sets the level (after the other fields).
-    crisis_level = changes.get("final_risk_level")
-    escalates = is_crisis_raise(risk_before, crisis_level)
-    for name in set(changes) - _RULED_FIELDS - ({"final_risk_level"} if escalates else set()):
+    # Raised into a crisis: the levels wait for the escalation path, which sets them after the
+    # other fields (so that its event says what the risk was before).
+    escalates = is_crisis_raise(risk_before, risk_after)
+    held = _RISK_FIELDS & set(changes) if escalates else set()
+    for name in set(changes) - _RULED_FIELDS - held:
         setattr(session, _PATCH_ATTRS.get(name, name), changes[name])
     if "session_title" in changes:
         # Named by a person now: automatic neutral titles leave it alone (an empty one resets).
@@ -242,7 +256,13 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
         by=actor,
     )
     if escalates:
-        return risk_escalate_by(session=session, level=crisis_level, by=actor)
+        session = risk_escalate_by(session=session, level=risk_after, by=actor)
+        if "initial_risk_level" in changes:
+            # Below the level just set (risk_after is the higher of the two): the running risk
+            # stays as the escalation left it.
+            session.initial_risk_level = changes["initial_risk_level"]
+            session.save(update_fields=["initial_risk_level", "updated_at"])
+        return session
     if risk_now(session) != risk_before:
         event_by(
             session=session,

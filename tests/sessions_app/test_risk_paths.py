@@ -138,3 +138,29 @@ def test_raising_the_risk_of_a_finished_session_records_it_without_reopening_it(
     assert session.phase == AskSession.Phase.CLOSING
     assert session.alerted_at is None  # nobody to claim: the client has gone
     assert SessionEvent.objects.filter(session=session, type="risk.escalated").exists()
+
+
+def test_a_service_patch_of_the_initial_level_into_a_crisis_escalates_too(
+    api_as, alice, erin, service_account
+):
+    session = factories.ActiveSessionFactory(user=alice)
+    url = f"/api/ask/sessions/{session.pk}"
+    response = api_as(service_account).patch(url, {"initial_risk_level": "L4"}, format="json")
+    assert response.status_code == 200, response.content
+    assert alerted(erin, session)
+    assert_in_the_crisis_loop(session, "L4", "service")
+    event = SessionEvent.objects.get(session=session, type="risk.escalated")
+    assert event.payload["previous"] == "L0"
+    assert session.initial_risk_level == "L4"
+
+
+def test_a_service_patch_may_not_lower_the_initial_level_under_the_running_risk(
+    api_as, alice, service_account
+):
+    session = factories.ActiveSessionFactory(user=alice, initial_risk_level="L4")
+    url = f"/api/ask/sessions/{session.pk}"
+    response = api_as(service_account).patch(url, {"initial_risk_level": "L0"}, format="json")
+    assert response.status_code == 400, response.content
+    assert "initial_risk_level" in response.json()["fields"]
+    session.refresh_from_db()
+    assert session.initial_risk_level == "L4"

@@ -100,10 +100,12 @@ def _on_duty(user: Any) -> bool:
 def _alerted_to(user: Any) -> Q:
     """The sessions `user` (a counselor) was alerted about: those it holds an alert for and,
     while it is on duty, every live alerted one — a counselor who came on duty after the alert
-    went out may claim it too (SPEC §1)."""
+    went out may claim it too (SPEC §1). A sandbox session is a test: only its player is
+    alerted about it."""
     alerted = Q(pk__in=_alerted_sessions(user))
     if _on_duty(user):
-        alerted |= Q(alerted_at__isnull=False, status=AskSession.Status.ACTIVE)
+        live = Q(alerted_at__isnull=False, status=AskSession.Status.ACTIVE)
+        alerted |= live & Q(sandbox__isnull=True)
     return alerted
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
-from sessions_app.models import AskSession, Notification, SessionEvent
+from sessions_app.models import AskSession, Notification, SandboxSession, SessionEvent
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -164,3 +165,9 @@ def test_a_service_patch_may_not_lower_the_initial_level_under_the_running_risk(
     assert "initial_risk_level" in response.json()["fields"]
     session.refresh_from_db()
     assert session.initial_risk_level == "L4"
+
+
+def test_a_sandbox_crisis_stays_with_the_counselor_playing_it(api_as, alice, bob, erin):
+    session = factories.ActiveSessionFactory(user=bob, alerted_at=timezone.now())
+    SandboxSession.objects.create(session=session, counselor=bob)
+    assert claim(api_as, erin, session).status_code in (403, 404)

@@ -141,3 +141,25 @@ def test_the_risk_form_starts_at_the_current_level_and_wants_a_reason_to_lower(
     form.locator("select[name=level]").select_option("L2")  # raising needs no reason
     expect(form.locator(".risk-lowering")).to_be_hidden()
     expect(form.locator("button[type=submit]")).to_be_enabled()
+
+
+BANNER_SOCKET = "document.getElementById('crisis-alerts')['htmx-internal-data'].webSocket"
+
+
+def test_an_alert_sent_while_the_connection_was_away_shows_on_reconnect(
+    asgi_server, chromium, cast
+):
+    erin = open_page(chromium, asgi_server, "erin", "/insights/")
+    erin.evaluate(f"{BANNER_SOCKET}.socket.close()")
+    expect(erin.locator("#crisis-alerts")).to_have_attribute("data-live", "closed")
+
+    client = ClientApp(chromium, asgi_server, "alice")
+    session_id = client.post("sessions", {})["_id"]
+    client.post(f"sessions/{session_id}/messages", {"text": "I want to end my life tonight"})
+    expect(erin.locator("#crisis-alerts .crisis-alert")).to_have_count(0)  # the push was lost
+
+    erin.evaluate(f"{BANNER_SOCKET}.publicInterface.reconnect()")
+    expect(erin.locator(f".crisis-alert[data-session='{session_id}']")).to_be_visible(
+        timeout=WITHIN
+    )
+    assert erin.title().startswith("(!) ")

@@ -8,10 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib import admin
 from django.forms import MultiWidget
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from sessions_app.admin import AskSessionAdmin
 from sessions_app.models import AskSession, SessionEvent
 from tests import factories
 
@@ -118,3 +120,10 @@ def test_saving_other_fields_never_writes_back_a_stale_risk(ops_admin, escalated
     escalated.refresh_from_db()
     assert escalated.session_title == "Renamed"
     assert (escalated.initial_risk_level, escalated.final_risk_level) == ("L1", "L4")
+
+
+def test_no_admin_action_changes_sessions_in_bulk(olga):
+    # A bulk action would bypass the reason; were one added, it must go through risk_level_set.
+    request = RequestFactory().get("/admin/")
+    request.user = olga
+    assert AskSessionAdmin(AskSession, admin.site).get_actions(request) == {}

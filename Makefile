@@ -60,13 +60,15 @@ serve: install
 	@$(MAKE) --no-print-directory start
 
 # Web (daphne, via the ASGI runserver) and the django-q cluster together. Ctrl-C, or either of
-# them stopping, stops both.
+# them stopping, stops both. DEBUG is off, so visitors get the project's own error pages (and
+# the API its JSON); --insecure keeps runserver serving /static/ without DEBUG. DJANGO_DEBUG=1
+# brings Django's debug pages back for development.
 start:
 	@echo ""
 	@echo "Naisei is running on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
 	@echo "The LLM engine is the offline rule-based one unless ANTHROPIC_API_KEY is set."
-	@export DJANGO_DEBUG=$${DJANGO_DEBUG:-1}; \
-	$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload & web=$$!; \
+	@export DJANGO_DEBUG=$${DJANGO_DEBUG:-0}; \
+	$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload --insecure & web=$$!; \
 	DB_POOL=0 $(BIN)/python manage.py qcluster & worker=$$!; \
 	trap 'trap - INT TERM EXIT; kill -TERM $$web $$worker 2>/dev/null; wait' INT TERM EXIT; \
 	wait -n $$web $$worker

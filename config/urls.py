@@ -10,6 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import AllowAny
 
 from sessions_app.api.auth import LoginApi, LogoutApi
+from sessions_app.api.errors import UnknownApiPath
 from sessions_app.edge import health
 from sessions_app.forms import StaffAuthenticationForm
 
@@ -55,6 +56,8 @@ urlpatterns = [
     path("api/", include((api_urlpatterns, "api"))),
     path("api/", include("sessions_app.urls")),
     path("api/", include("psychologist.urls")),
+    # Last under /api/: an unknown path is JSON E_NOT_FOUND even with DEBUG on.
+    path("api/<path:rest>", UnknownApiPath.as_view(), name="api-not-found"),
     path(
         "login/",
         auth_views.LoginView.as_view(

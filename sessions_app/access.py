@@ -92,13 +92,30 @@ def _alerted_sessions(user: Any) -> Any:
     ).values("session_id")
 
 
+def _on_duty(user: Any) -> bool:
+    profile = getattr(user, "profile", None)
+    return bool(profile and profile.on_duty)
+
+
+def _alerted_to(user: Any) -> Q:
+    """The sessions `user` (a counselor) was alerted about: those it holds an alert for and,
+    while it is on duty, every live alerted one — a counselor who came on duty after the alert
+    went out may claim it too (SPEC §1). A sandbox session is a test: only its player is
+    alerted about it."""
+    alerted = Q(pk__in=_alerted_sessions(user))
+    if _on_duty(user):
+        live = Q(alerted_at__isnull=False, status=AskSession.Status.ACTIVE)
+        alerted |= live & Q(sandbox__isnull=True)
+    return alerted
+
+
 def sessions_alertable_to(user: Any) -> Any:
     """What the crisis queue and the live alerts may name to `user`: the sessions it may read
     plus, for a counselor, those it was alerted about — which it may claim but not open until it
     has (SPEC §1). Names and words stay behind `session_for`."""
     sessions = sessions_visible_to(user)
     if role_of(user) is Role.COUNSELOR:
-        alerted = AskSession.objects.filter(pk__in=_alerted_sessions(user), is_deleted=False)
+        alerted = AskSession.objects.filter(_alerted_to(user), is_deleted=False)
         sessions = sessions | alerted
     return sessions
 
@@ -113,7 +130,7 @@ def session_alerted_for(user: Any, session_id: Any) -> AskSession | None:
         return None
     return (
         AskSession.objects.select_related("user")
-        .filter(pk=pk, is_deleted=False, pk__in=_alerted_sessions(user))
+        .filter(_alerted_to(user), pk=pk, is_deleted=False)
         .first()
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
@@ -17,6 +18,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from sessions_app.engine.crisis import risk_now
+from sessions_app.engine.risk import REASON_MAX, risk_level_set
 from sessions_app.models import (
     AskAgent,
     AskMessage,
@@ -27,6 +30,7 @@ from sessions_app.models import (
     FlowGuard,
     FlowStep,
     Notification,
+    RiskLevel,
     SandboxSession,
     SessionEvent,
     Task,
@@ -113,6 +117,47 @@ class WorklineInline(ReadOnlyInline):
     fields = readonly_fields = ("name", "status", "head_id", "created_at", "updated_at")
 
 
+class AskSessionAdminForm(forms.ModelForm):
+    """The risk is read-only here: it changes through these two fields, which go through
+    `risk_level_set` like the session page (SPEC §3: never down without a reason and an event;
+    up into L3/L4 through the one escalation path)."""
+
+    risk_level = forms.ChoiceField(
+        label=_("Change the risk level to"),
+        choices=[("", "—"), *RiskLevel.choices],
+        required=False,
+    )
+    risk_reason = forms.CharField(
+        label=_("Reason for the change"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        max_length=REASON_MAX,
+        required=False,
+        help_text=_("Required to lower the risk; kept in the session's event log."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        # The same rules `risk_level_set` enforces, checked before anything is saved.
+        data = super().clean()
+        level, reason = data.get("risk_level"), (data.get("risk_reason") or "").strip()
+        session = self.instance
+        if not level:
+            return data
+        current = risk_now(session)
+        if level == current:
+            self.add_error(
+                "risk_level", _("The risk level is %(level)s already.") % {"level": current}
+            )
+        elif level < session.initial_risk_level:
+            self.add_error(
+                "risk_level",
+                _("The session began at %(level)s; it cannot go below that.")
+                % {"level": session.initial_risk_level},
+            )
+        elif level < current and not reason:
+            self.add_error("risk_reason", _("Say why the risk is lower: it stays on the record."))
+        return data
+
+
 @admin.register(AskSession)
 class AskSessionAdmin(CounselorScopedAdmin):
     session_path = ""
@@ -157,7 +202,19 @@ class AskSessionAdmin(CounselorScopedAdmin):
     list_select_related = ("user", "handoff_counselor")
     autocomplete_fields = ("user", "custom_agent", "handoff_counselor")
     raw_id_fields = ("active_workline",)
-    readonly_fields = ("id", "created_at", "updated_at", "event_seq", "messages_link")
+    form = AskSessionAdminForm
+    readonly_fields = (
+        "id",
+        "created_at",
+        "updated_at",
+        "event_seq",
+        "messages_link",
+        # Changed only through the risk fields below (AskSessionAdminForm).
+        "initial_risk_level",
+        "final_risk_level",
+        "intervention_triggered",
+        "alerted_at",
+    )
     inlines = (WorklineInline, TaskInline, SessionEventInline)
     fieldsets = (
         (None, {"fields": ("id", "user", "dify_conversation_id", "session_title", "locale")}),
@@ -179,6 +236,8 @@ class AskSessionAdmin(CounselorScopedAdmin):
             {
                 "fields": (
                     ("initial_risk_level", "final_risk_level", "intervention_triggered"),
+                    "alerted_at",
+                    ("risk_level", "risk_reason"),
                     "session_summary",
                     ("key_insights", "cbt_techniques_used", "generated_task_ids"),
                     ("satisfaction_score", "follow_up_needed", "follow_up_at"),
@@ -228,6 +287,21 @@ class AskSessionAdmin(CounselorScopedAdmin):
         return format_html(
             '<a href="{}?session__id__exact={}">{} messages</a>', url, obj.pk, obj.messages.count()
         )
+
+    def save_model(self, request: HttpRequest, obj: AskSession, form: Any, change: bool) -> None:
+        if change:
+            # Only what the form changed: a full save would write back the risk as it was read,
+            # undoing an escalation committed since the page was opened.
+            columns = {field.name for field in AskSession._meta.concrete_fields}
+            changed = [name for name in form.changed_data if name in columns]
+            if changed:
+                obj.save(update_fields=[*changed, "updated_at"])
+        else:
+            obj.save()
+        level = form.cleaned_data.get("risk_level")
+        if level:
+            reason = form.cleaned_data.get("risk_reason", "")
+            risk_level_set(session=obj, level=level, reason=reason, by=request.user)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Sessions are soft-deleted (schema §5: kept for audit); their events are protected

@@ -18,6 +18,7 @@ def _session_page(route: str, view: Callable[..., HttpResponse], name: str) -> U
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("alerts/", views.crisis_alerts, name="alerts"),
     path("sessions/<uuid:session_id>/", views.session_detail, name="session"),
     _session_page("continue-from", views.session_continue_from, "session-continue-from"),
     _session_page(

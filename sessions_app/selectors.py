@@ -52,7 +52,7 @@ from sessions_app.models import (
     UserProfile,
 )
 from sessions_app.privacy import STAFF_MAX_PRIVACY
-from sessions_app.realtime.push import event_view
+from sessions_app.realtime.push import event_view, receives_crisis_alerts
 from sessions_app.roles import Role, role_of
 
 # Filters over a P3 column; only callers allowed to read P3 may use them (else E_VALIDATION).
@@ -158,6 +158,27 @@ def crisis_queue(*, user: Any) -> list[AskSession]:
     )
     for session in rows:
         session.label = session_label(session)
+    return rows
+
+
+def open_crisis_alerts(*, user: Any) -> list[AskSession]:
+    """The crisis alerts waiting for a claim that `user` receives (ops, on-duty counselors),
+    the longest-waiting first: what the banner on every staff page shows. Each row carries
+    `label` (neutral, never the client's words) and `risk` (the running level)."""
+    if not receives_crisis_alerts(user):
+        return []
+    rows = list(
+        sessions_alertable_to(user)
+        .filter(
+            status=AskSession.Status.ACTIVE,
+            handoff_counselor__isnull=True,
+            alerted_at__isnull=False,
+        )
+        .order_by("alerted_at", "id")[:HOME_LIST_LIMIT]
+    )
+    for session in rows:
+        session.label = session_label(session)
+        session.risk = graph.risk_now(session)
     return rows
 
 
@@ -385,8 +406,14 @@ def alert_chain(events: list[Any]) -> tuple[list[dict[str, Any]], list[dict[str,
 
 
 def risk_changes(events: list[Any]) -> list[dict[str, Any]]:
-    """Every hand change of the risk level, oldest first (staff only: the reason is P3)."""
-    changes = [e for e in events if e.type == EventType.RISK_CHANGED]
+    """Every hand change of the risk level, oldest first (staff only: the reason is P3): the
+    `risk.changed` events and the escalations a person (or the service role) made."""
+    changes = [
+        e
+        for e in events
+        if e.type == EventType.RISK_CHANGED
+        or (e.type == EventType.RISK_ESCALATED and e.actor_user_id is not None)
+    ]
     names = _names(changes) if changes else {}
     return [
         {

@@ -13,6 +13,7 @@ from django_q.tasks import async_task
 
 from sessions_app import redaction
 from sessions_app.engine.crisis import risk_now
+from sessions_app.engine.risk import is_crisis_raise, risk_escalate_by
 from sessions_app.engine.start import session_start
 from sessions_app.errors import ApplicationError, invalid
 from sessions_app.events import EventType, event_append, event_by, session_length_check
@@ -124,7 +125,11 @@ def session_create(
         by=actor,
     )
     # Creating is starting (SPEC §9): the opening needs no model, so it commits with the row.
-    return session_start(session=session, flow=flow)
+    session = session_start(session=session, flow=flow)
+    if is_crisis_raise(RiskLevel.L0, initial_risk_level):
+        # Created in a crisis (the orchestrator says so): the one escalation path (SPEC §3).
+        session = risk_escalate_by(session=session, level=initial_risk_level, by=actor)
+    return session
 
 
 def _create_conflict(dify_conversation_id: uuid.UUID | None) -> ApplicationError:
@@ -191,6 +196,17 @@ _RULED_FIELDS = frozenset(
 )
 
 
+_RISK_FIELDS = frozenset({"initial_risk_level", "final_risk_level"})
+
+
+def _risk_after(session: AskSession, changes: dict[str, Any]) -> str:
+    """The running risk once `changes` apply. null is "not assessed", i.e. no risk: clearing a
+    raised level is lowering it too."""
+    initial = changes.get("initial_risk_level", session.initial_risk_level) or RiskLevel.L0
+    final = changes.get("final_risk_level", session.final_risk_level) or RiskLevel.L0
+    return max(initial, final)
+
+
 @transaction.atomic
 def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) -> AskSession:
     """Apply validated schema-named `changes` (the caller checked the role may write them)."""
@@ -201,13 +217,19 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
             session=session, adding=changes["message_count"] - session.message_count
         )
     risk_before = risk_now(session)
-    # null is "not assessed", i.e. no risk: clearing a raised level is lowering it too.
-    if (changes.get("final_risk_level", risk_before) or RiskLevel.L0) < risk_before:
+    risk_after = _risk_after(session, changes)
+    final = changes.get("final_risk_level", risk_before) or RiskLevel.L0
+    if risk_after < risk_before or final < risk_before:
+        field = "final_risk_level" if final < risk_before else "initial_risk_level"
         raise invalid(
             "Lowering the risk needs a written reason: POST …/risk with level and reason.",
-            final_risk_level="lowering needs a reason (POST /risk)",
+            **{field: "lowering needs a reason (POST /risk)"},
         )
-    for name in set(changes) - _RULED_FIELDS:
+    # Raised into a crisis: the levels wait for the escalation path, which sets them after the
+    # other fields (so that its event says what the risk was before).
+    escalates = is_crisis_raise(risk_before, risk_after)
+    held = _RISK_FIELDS & set(changes) if escalates else set()
+    for name in set(changes) - _RULED_FIELDS - held:
         setattr(session, _PATCH_ATTRS.get(name, name), changes[name])
     if "session_title" in changes:
         # Named by a person now: automatic neutral titles leave it alone (an empty one resets).
@@ -233,6 +255,14 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
         payload={"fields": sorted(changes)},  # names only: values may be private text
         by=actor,
     )
+    if escalates:
+        session = risk_escalate_by(session=session, level=risk_after, by=actor)
+        if "initial_risk_level" in changes:
+            # Below the level just set (risk_after is the higher of the two): the running risk
+            # stays as the escalation left it.
+            session.initial_risk_level = changes["initial_risk_level"]
+            session.save(update_fields=["initial_risk_level", "updated_at"])
+        return session
     if risk_now(session) != risk_before:
         event_by(
             session=session,

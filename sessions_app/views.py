@@ -43,6 +43,7 @@ HOME = "sessions_app/home.html"
 SESSION = "sessions_app/session_detail.html"
 SANDBOX = "sessions_app/sandbox.html"
 CLAIM = "sessions_app/claim.html"
+ALERTS = "sessions_app/_alerts.html"
 
 
 def staff_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -122,6 +123,16 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, f"{HOME}#live" if request.htmx else HOME, context)
 
 
+@require_GET
+@staff_page
+def crisis_alerts(request: HttpRequest) -> HttpResponse:
+    """The banner every staff page shows (templates/base.html, static/naisei/alerts.js): the
+    open crisis alerts for this reader, fetched on load, on every (re)connect of the counselors'
+    stream and after each of its pushes, so nothing sent while the page loaded is lost."""
+    alerts = selectors.open_crisis_alerts(user=request.user)
+    return render(request, ALERTS, {"alerts": alerts})
+
+
 def _session_context(request: HttpRequest, session: AskSession) -> dict[str, Any]:
     highlight = request.GET.get("highlightEvent", "")
     return {
@@ -136,6 +147,7 @@ def _session_context(request: HttpRequest, session: AskSession) -> dict[str, Any
         "may_change_risk": session_may(request.user, session, SessionAction.RISK)
         and not session.is_deleted,
         "risk_levels": RiskLevel.choices,
+        "current_risk": engine.risk_now(session),
         "may_review": session_allows(request.user, SessionAction.ANALYSE),
         **_workspace_context(request.user, session),
     }

@@ -1,7 +1,8 @@
 """Every API error is `{"code": "E_…", "detail": "…"}`, plus `"fields"` for E_VALIDATION.
 
 The DRF exception handler covers views; `page_not_found` and `server_error` cover what Django
-answers itself for /api/ paths (no route, an unhandled crash).
+answers itself for /api/ paths (no route, an unhandled crash), and `UnknownApiPath`, the API's
+last route, covers an unknown path with DEBUG on.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import TooManyFilesSent
 from django.views import defaults
 from rest_framework import exceptions, serializers
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.views import APIView, set_rollback
 from rest_framework.views import exception_handler as drf_exception_handler
-from rest_framework.views import set_rollback
 
 from sessions_app.errors import ApplicationError
 
@@ -147,6 +149,21 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
 
 def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
+
+
+class UnknownApiPath(APIView):
+    """Any path under /api/ that no route takes. With DEBUG on, Django answers an unmatched path
+    with its technical HTML page and never reaches `page_not_found`; the API's last route is
+    this view instead, so the answer is the same JSON `E_NOT_FOUND` whatever DEBUG says."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+    schema = None  # not an endpoint: the document lists what exists
+
+    def _not_found(self, request: Any, rest: str = "") -> Response:
+        raise exceptions.NotFound("Not found.")
+
+    get = post = put = patch = delete = _not_found
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

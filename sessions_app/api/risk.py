@@ -42,7 +42,9 @@ class SessionRiskApi(ApiView):
         ),
         request=RiskInput,
         description="Raise or lower the risk level. Lowering needs a reason; the event "
-        "`risk.changed` records the old and new level, who and why.",
+        "`risk.changed` records the old and new level, who and why. Raising it to L3/L4 takes "
+        "the crisis path (`risk.escalated`): the crisis flow, the on-duty counselors alerted, "
+        "the escalation clock.",
     )
     def post(self, request: Request, session_id: Any) -> Response:
         role_require(request.user, SessionAction.RISK)

@@ -11,7 +11,7 @@ static resources card exist. Risk only ever goes up here; lowering it is a human
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +22,11 @@ from sessions_app import texts
 from sessions_app.engine import lexicon
 from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card, profile_of
 from sessions_app.engine.flows import CRISIS_FLOW, intent_detour
-from sessions_app.engine.safety import Assessment, Verdict, detector_version, judge
+from sessions_app.engine.safety import Assessment, Finding, Verdict, detector_version, judge
 from sessions_app.engine.safety.verdict import RECENT_MESSAGES
 from sessions_app.engine.screening import screening_allowed, screening_start
 from sessions_app.engine.titles import session_title_neutral
-from sessions_app.events import EventType
+from sessions_app.events import EventSpec, EventType, actor_label
 from sessions_app.models import (
     AskMessage,
     AskSession,
@@ -273,7 +273,47 @@ def crisis_escalate(
     named = level or (assessment.level if assessment is not None else None)
     severe = named == RiskLevel.L4
     raised = RiskLevel.L4 if repeated or severe or source == "both" else RiskLevel.L3
-    previous, current = risk_raise(turn, raised)
+    # What the net saw, for staff (risk events never reach clients; anonymisation drops spans).
+    seen = assessment.findings if assessment is not None else ()
+    risk_escalate(
+        turn,
+        level=raised,
+        source=source,
+        findings=seen,
+        categories=categories,
+        detected={
+            "rules": sorted({finding.rule for finding in seen}),
+            "detector_version": detector_version(),
+            **({"score": verdict.score} if verdict is not None else {}),
+        },
+        page=not counselor_present,
+        deal=not counselor_present,
+    )
+
+
+def risk_escalate(
+    turn: Turn,
+    *,
+    level: str,
+    source: str,
+    by: Any = None,
+    reason: str = "",
+    findings: Sequence[Finding] = (),
+    categories: Iterable[str] = (),
+    detected: dict[str, Any] | None = None,
+    page: bool = True,
+    deal: bool = True,
+) -> None:
+    """The one path by which risk rises into a crisis (SPEC §3, QUALITY C2), whoever raised it:
+    the net, the screener, the safety model or the Analyst (`crisis_escalate`), the service
+    role, a counselor or ops (`engine.risk.risk_escalate_by`). Raises the level, switches the
+    session to the crisis flow, starts the escalation clock, alerts the on-duty counselors and
+    records one `risk.escalated` event (with `detected`: what the net saw — its rule ids, its
+    version, its score); with `deal`, the client gets the crisis resources and the safety card.
+    Without `page` (a person already holds the conversation) nobody else is paged and the clock
+    does not start."""
+    session = turn.session
+    previous, current = risk_raise(turn, level)
     turn.set(
         intervention_triggered=True,
         session_type=AskSession.SessionType.CRISIS_INTERVENTION,
@@ -281,30 +321,36 @@ def crisis_escalate(
     )
     if not session.title_by_client:
         turn.set(session_title=session_title_neutral(session))
-    if session.alerted_at is None and not counselor_present:
+    if session.alerted_at is None and page:
         turn.set(alerted_at=timezone.now())  # the escalation clock starts (jobs/escalation.py)
-    if session.phase in (AskSession.Phase.CLOSING, AskSession.Phase.INTRO):
-        # A crisis in the last words reopens the conversation: nobody is closed on.
-        turn.set(phase=AskSession.Phase.DIALOGUE)
-    _enter_crisis_flow(turn)
-    notified = 0 if counselor_present else _alert_counselors(session, current)
+    if session.is_active:
+        # A finished session (a person raising it on review) keeps its end; a live one enters
+        # the crisis flow.
+        if session.phase in (AskSession.Phase.CLOSING, AskSession.Phase.INTRO):
+            # A crisis in the last words reopens the conversation: nobody is closed on.
+            turn.set(phase=AskSession.Phase.DIALOGUE)
+        _enter_crisis_flow(turn)
+    notified = _alert_counselors(session, current) if page else 0
     if notified:
         turn.set(slots={**session.slots, "counselor_notified": True})
-    # What the net saw, for staff (risk events never reach clients; anonymisation drops spans).
-    seen = assessment.findings if assessment is not None else ()
-    turn.event(
-        EventType.RISK_ESCALATED,
-        level=current,
-        previous=previous,
-        source=source,
-        notified=notified,
-        categories=sorted({str(finding.category) for finding in seen} | set(categories)),
-        spans=[finding.span for finding in seen[:MAX_SPANS]],
-        rules=sorted({finding.rule for finding in seen}),
-        detector_version=detector_version(),
-        **({"score": verdict.score} if verdict is not None else {}),
-    )
-    if not counselor_present:
+    payload: dict[str, Any] = {
+        "level": current,
+        "previous": previous,
+        "source": source,
+        "notified": notified,
+        "categories": sorted({str(finding.category) for finding in findings} | set(categories)),
+        "spans": [finding.span for finding in findings[:MAX_SPANS]],
+        **(detected or {}),
+    }
+    if reason:
+        payload["reason"] = reason
+    if by is None:
+        turn.event(EventType.RISK_ESCALATED, **payload)
+    else:
+        turn.events.append(
+            EventSpec(EventType.RISK_ESCALATED, payload, actor_label(by), actor_user=by)
+        )
+    if deal:
         crisis_cards_deal(turn)
 
 

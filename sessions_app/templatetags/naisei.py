@@ -14,8 +14,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from sessions_app.models import SessionStatus
+from sessions_app.realtime.push import receives_crisis_alerts
 
 register = template.Library()
+
+
+@register.filter
+def receives_alerts(user: Any) -> bool:
+    """Whether the page carries the crisis banner: ops, and counselors while on duty."""
+    return bool(getattr(user, "is_authenticated", False)) and receives_crisis_alerts(user)
 
 
 @register.filter

@@ -130,6 +130,39 @@
     }
   });
 
+  // The risk form (session page): the current level is preselected; a lower one shows the
+  // warning and makes the reason required, and the button waits until there is a change to set
+  // (and, to lower, a reason). The server refuses a lowering without a reason all the same.
+  function riskFormState(form) {
+    var level = form.querySelector("select[name=level]");
+    var reason = form.querySelector("textarea[name=reason]");
+    var warning = form.querySelector(".risk-lowering");
+    var button = form.querySelector("button[type=submit]");
+    if (!level || !reason || !button) {
+      return;
+    }
+    var current = form.dataset.current || "";
+    var lowering = level.value < current;
+    reason.required = lowering;
+    if (warning) {
+      warning.hidden = !lowering;
+    }
+    button.disabled = level.value === current || (lowering && !reason.value.trim());
+  }
+  function riskForms() {
+    document.querySelectorAll(".risk-form").forEach(riskFormState);
+  }
+  ["input", "change"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      var form = event.target.closest ? event.target.closest(".risk-form") : null;
+      if (form) {
+        riskFormState(form);
+      }
+    });
+  });
+  document.addEventListener("DOMContentLoaded", riskForms);
+  document.addEventListener("htmx:afterSettle", riskForms);
+
   // ?highlightEvent=ID: the event log is rendered open with that event marked; bring it into view.
   document.addEventListener("DOMContentLoaded", function () {
     var highlighted = document.querySelector(".event--highlight");

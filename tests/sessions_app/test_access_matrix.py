@@ -319,6 +319,11 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
     ("api:auth-logout", "POST"): everyone(204),
     ("api:schema", "GET"): everyone(200, anonymous=200),
     ("api:docs", "GET"): everyone(200, anonymous=200),
+    # Any other path under /api/: E_NOT_FOUND for everyone, whatever DEBUG says.
+    **{
+        ("api-not-found", method): everyone(404, anonymous=404)
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE")
+    },
 }
 
 
@@ -541,6 +546,10 @@ REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
     ("sessions:profile", "PATCH"): lambda w, r, v: ({}, {"locale": "ru"}),
     ("api:auth-token", "POST"): login_request,
     ("api:auth-logout", "POST"): lambda w, r, v: ({}, {}),
+    **{
+        ("api-not-found", method): lambda w, r, v: ({"rest": "no/such/thing"}, {})
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE")
+    },
 }
 
 
@@ -582,6 +591,16 @@ def test_each_role_gets_exactly_the_access_spec_section_1_gives_it(
 # the object); anonymous visitors are sent to sign in.
 HTML_TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
     ("pages:home", "GET"): row(
+        owner=403,
+        other_client=403,
+        caseload_counselor=200,
+        other_counselor=200,
+        ops=200,
+        service=403,
+        anonymous=302,
+    ),
+    # The crisis banner's open alerts (every staff page fetches them): staff only.
+    ("pages:alerts", "GET"): row(
         owner=403,
         other_client=403,
         caseload_counselor=200,

@@ -60,8 +60,10 @@ def test_a_patch_may_raise_the_risk_but_not_lower_it(api_as, bob, escalated):
         f"/api/ask/sessions/{calm.pk}", {"final_risk_level": "L3"}, format="json"
     )
     assert response.status_code == 200, response.content
-    event = SessionEvent.objects.get(session=calm, type="risk.changed")
+    # Into a crisis: the one escalation path, whoever raised it (test_risk_paths.py).
+    event = SessionEvent.objects.get(session=calm, type="risk.escalated")
     assert (event.payload["previous"], event.payload["level"]) == ("L0", "L3")
+    assert event.actor_user == bob
 
 
 def test_a_patch_may_not_clear_a_raised_risk_with_null(api_as, bob, escalated):

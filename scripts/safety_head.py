@@ -55,8 +55,25 @@ SCREEN_RATE = 0.10
 ORDINARY_SCREEN_RATE = 0.01
 ORDINARY_FALSE_ALARMS = 0.002
 ORDINARY_KINDS = frozenset(
-    "everyday work sleep anxiety body family relationships money self_criticism low_mood grief "
-    "small_step short_reply meta positive hope terse".split()
+    [
+        "everyday",
+        "work",
+        "sleep",
+        "anxiety",
+        "body",
+        "family",
+        "relationships",
+        "money",
+        "self_criticism",
+        "low_mood",
+        "grief",
+        "small_step",
+        "short_reply",
+        "meta",
+        "positive",
+        "hope",
+        "terse",
+    ]
 )
 # The last few messages read together: thresholds chosen on windows of three dev non-crisis
 # lines of one language (WINDOWS of them), so that ordinary talk read together neither pages

@@ -3,18 +3,26 @@ render through `realtime` and forward.
 
 Close codes after the handshake: 4400 a malformed `?since=` or `?format=`, 4401 no valid
 credentials, 4403 the role may not use this stream or a counselor reached a crisis session that
-is not theirs (E_FORBIDDEN), 4404 a session the caller may not know exists (E_NOT_FOUND).
+is not theirs (E_FORBIDDEN), 4404 a session the caller may not know exists (E_NOT_FOUND), 4503
+the channel layer (Redis) failed or did not answer, at the handshake or later: try again later
+(servers may not send 1013), reconnecting with `?since=` loses nothing.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 
 from sessions_app.access import max_privacy_for, session_for
 from sessions_app.errors import ApplicationError
@@ -23,10 +31,15 @@ from sessions_app.realtime import push as realtime
 from sessions_app.realtime.auth import accepted_subprotocol
 from sessions_app.roles import Role, role_of
 
+logger = logging.getLogger(__name__)
+
 NO_CREDENTIALS = 4401
 FORBIDDEN = 4403
 NOT_FOUND = 4404
 BAD_REQUEST = 4400
+UNAVAILABLE = 4503
+# A Redis that accepts and never answers must not hold a handshake open.
+LAYER_TIMEOUT_SECONDS = 2
 
 
 class BadQuery(ValueError):
@@ -48,7 +61,45 @@ def query_options(scope: dict[str, Any]) -> tuple[str, int | None]:
 
 
 class StreamConsumer(AsyncWebsocketConsumer):
-    group: str | None = None
+    """The streams' common ground. The channel layer (Redis in production) may fail at any
+    step — making the connection's channel, joining a group, receiving, leaving — and none of
+    those failures may escape: an escaped one is an HTTP 500 at the handshake, or a traceback and
+    a dead socket later. A failed layer closes the connection with 4503 instead."""
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        # channels' own `__call__`, with the layer's channel made under a timeout and its
+        # receive loop guarded.
+        self.scope = scope
+        self.base_send = send
+        self.joined: list[str] = []
+        self.layer_down = False
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            try:
+                self.channel_name = await self._layer(self.channel_layer.new_channel())
+                sources.append(self._layer_receive)
+            except Exception as exc:  # see _layer_failure
+                self._layer_failure("new_channel", exc)
+        with contextlib.suppress(StopConsumer):
+            await await_many_dispatch(sources, self.dispatch)
+
+    async def _layer(self, step: Any) -> Any:
+        return await asyncio.wait_for(step, LAYER_TIMEOUT_SECONDS)
+
+    def _layer_failure(self, step: str, exc: BaseException) -> None:
+        if not self.layer_down:
+            logger.warning("websocket.layer_failed step=%s error=%s", step, type(exc).__name__)
+        self.layer_down = True
+
+    async def _layer_receive(self) -> dict[str, Any]:
+        if self.layer_down:
+            await asyncio.Event().wait()  # never set: a failed layer is quiet until the end
+        try:
+            return await self.channel_layer.receive(self.channel_name)
+        except Exception as exc:  # Redis went away under a live connection
+            self._layer_failure("receive", exc)
+            return {"type": "layer.failed"}
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections before every handler: a hop to the one
@@ -65,9 +116,27 @@ class StreamConsumer(AsyncWebsocketConsumer):
         await self.accept(accepted_subprotocol(self.scope))
         await self.close(code=code)
 
+    async def join(self, group: str) -> bool:
+        """Join `group`; False (and the connection refused with 4503) when the layer fails."""
+        if not self.layer_down and self.channel_layer is not None:
+            try:
+                await self._layer(self.channel_layer.group_add(group, self.channel_name))
+                self.joined.append(group)
+                return True
+            except Exception as exc:  # see _layer_failure
+                self._layer_failure("group_add", exc)
+        await self.refuse(UNAVAILABLE)
+        return False
+
+    async def layer_failed(self, message: dict[str, Any]) -> None:
+        await self.close(code=UNAVAILABLE)
+
     async def disconnect(self, code: int) -> None:
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in self.joined:
+            try:
+                await self._layer(self.channel_layer.group_discard(group, self.channel_name))
+            except Exception as exc:  # the group's entry expires by itself (channels-redis)
+                self._layer_failure("group_discard", exc)
 
 
 def _session_access(user: Any, session_id: Any) -> tuple[Any, Any]:
@@ -96,8 +165,8 @@ class SessionEventsConsumer(StreamConsumer):
         self.session_id = session.pk
         # Join before reading the log: an event committed from here on arrives as a push, one
         # committed before is in the read, and `last_seq` drops whatever arrives twice.
-        self.group = realtime.session_group(session.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        if not await self.join(realtime.session_group(session.pk)):
+            return
         await self.accept(accepted_subprotocol(self.scope))
         current = await database_sync_to_async(_current_seq)(session.pk)
         # A `since` from the future (a stale client, a restored database) would silently drop
@@ -147,8 +216,8 @@ class CounselorsConsumer(StreamConsumer):
         if role not in {Role.COUNSELOR, Role.OPS}:
             return await self.refuse(FORBIDDEN)
         self.alerts = await database_sync_to_async(realtime.receives_crisis_alerts)(self.user)
-        self.group = realtime.COUNSELORS_GROUP
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        if not await self.join(realtime.COUNSELORS_GROUP):
+            return
         await self.accept(accepted_subprotocol(self.scope))
 
     async def counselors_notice(self, message: dict[str, Any]) -> None:
@@ -168,8 +237,8 @@ class NotificationsConsumer(StreamConsumer):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             return await self.refuse(NO_CREDENTIALS)
-        self.group = realtime.user_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        if not await self.join(realtime.user_group(user.pk)):
+            return
         await self.accept(accepted_subprotocol(self.scope))
 
     async def notification_new(self, message: dict[str, Any]) -> None:

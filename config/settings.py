@@ -413,6 +413,14 @@ REST_KNOX = {
     "TOKEN_TTL": timedelta(hours=env_int("KNOX_TOKEN_TTL_HOURS", 10, minimum=1)),
     "AUTO_REFRESH": False,
 }
+# Bounds per user: a sign-in beyond TOKENS_PER_USER revokes the oldest token (and closes its
+# websockets); a websocket beyond WEBSOCKETS_PER_USER closes the oldest one (code 4429).
+TOKENS_PER_USER = env_int("TOKENS_PER_USER", 10, minimum=1)
+WEBSOCKETS_PER_USER = env_int("WEBSOCKETS_PER_USER", 20, minimum=1)
+# A logout or a revoked token closes its websockets at once (a broadcast); this periodic check
+# of every open websocket's token or browser session is the backstop (a lost broadcast, a token
+# deleted in admin, a browser session flushed). An expiring token closes when it expires.
+WEBSOCKET_CREDENTIALS_CHECK_SECONDS = env_int("WEBSOCKET_CREDENTIALS_CHECK_SECONDS", 30, minimum=1)
 # How long a stored Idempotency-Key response is replayed (SPEC §9).
 IDEMPOTENCY_KEY_TTL = timedelta(hours=env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24, minimum=1))
 

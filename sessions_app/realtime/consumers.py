@@ -6,6 +6,10 @@ credentials, 4403 the role may not use this stream or a counselor reached a cris
 is not theirs (E_FORBIDDEN), 4404 a session the caller may not know exists (E_NOT_FOUND), 4503
 the channel layer (Redis) failed or did not answer, at the handshake or later: try again later
 (servers may not send 1013), reconnecting with `?since=` loses nothing.
+
+Later, 4401 also closes a connection whose credentials ended — its token revoked (logout,
+eviction) or expired, its browser session gone — and 4429 the user's oldest connections beyond
+`WEBSOCKETS_PER_USER`.
 """
 
 from __future__ import annotations
@@ -23,12 +27,15 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
+from django.conf import settings
+from django.utils import timezone
 
+from sessions_app import services
 from sessions_app.access import max_privacy_for, session_for
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskSession
 from sessions_app.realtime import push as realtime
-from sessions_app.realtime.auth import accepted_subprotocol
+from sessions_app.realtime.auth import accepted_subprotocol, credentials_valid
 from sessions_app.roles import Role, role_of
 
 logger = logging.getLogger(__name__)
@@ -37,6 +44,7 @@ NO_CREDENTIALS = 4401
 FORBIDDEN = 4403
 NOT_FOUND = 4404
 BAD_REQUEST = 4400
+TOO_MANY = 4429
 UNAVAILABLE = 4503
 # A Redis that accepts and never answers must not hold a handshake open.
 LAYER_TIMEOUT_SECONDS = 2
@@ -73,6 +81,8 @@ class StreamConsumer(AsyncWebsocketConsumer):
         self.base_send = send
         self.joined: list[str] = []
         self.layer_down = False
+        self.counted = False
+        self.watch: asyncio.Future[None] | None = None
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         sources = [receive]
         if self.channel_layer is not None:
@@ -128,10 +138,65 @@ class StreamConsumer(AsyncWebsocketConsumer):
         await self.refuse(UNAVAILABLE)
         return False
 
+    async def join_streams(self, group: str) -> bool:
+        """Join the stream's `group` and the user's sockets group; False if refused."""
+        user = self.scope["user"]
+        return await self.join(group) and await self.join(realtime.sockets_group(user.pk))
+
+    async def open(self) -> None:
+        """Accept, count the connection against the user's bound, watch its credentials."""
+        user = self.scope["user"]
+        await self.accept(accepted_subprotocol(self.scope))
+        evicted = await database_sync_to_async(services.live_socket_open)(
+            user=user, channel_name=self.channel_name
+        )
+        self.counted = True
+        for channel in evicted:
+            try:
+                await self._layer(self.channel_layer.send(channel, {"type": "socket.evicted"}))
+            except Exception as exc:  # one socket over the bound beats a failed handshake
+                logger.warning("websocket.evict_failed error=%s", type(exc).__name__)
+        self.watch = asyncio.ensure_future(self._watch_credentials())
+
+    async def _watch_credentials(self) -> None:
+        while True:
+            await asyncio.sleep(self._until_next_check())
+            try:
+                valid = await database_sync_to_async(credentials_valid)(self.scope)
+            except Exception as exc:  # the database is away: look again next time
+                logger.warning("websocket.credentials_check_failed error=%s", type(exc).__name__)
+                continue
+            if not valid:
+                await self.close(code=NO_CREDENTIALS)
+                return
+
+    def _until_next_check(self) -> float:
+        wait = float(settings.WEBSOCKET_CREDENTIALS_CHECK_SECONDS)
+        expiry = self.scope.get("token_expiry")
+        if expiry is not None:  # an expiring token closes its connection when it expires
+            wait = min(wait, max(0.0, (expiry - timezone.now()).total_seconds()) + 0.05)
+        return wait
+
+    async def credentials_revoked(self, message: dict[str, Any]) -> None:
+        if self.scope.get("token_digest") in message["token_digests"]:
+            await self.close(code=NO_CREDENTIALS)
+
+    async def socket_evicted(self, message: dict[str, Any]) -> None:
+        await self.close(code=TOO_MANY)
+
     async def layer_failed(self, message: dict[str, Any]) -> None:
         await self.close(code=UNAVAILABLE)
 
     async def disconnect(self, code: int) -> None:
+        if self.watch is not None:
+            self.watch.cancel()
+        if self.counted:
+            try:
+                await database_sync_to_async(services.live_socket_close)(
+                    channel_name=self.channel_name
+                )
+            except Exception as exc:  # a leftover row is evicted first when the bound is hit
+                logger.warning("websocket.uncount_failed error=%s", type(exc).__name__)
         for group in self.joined:
             try:
                 await self._layer(self.channel_layer.group_discard(group, self.channel_name))
@@ -164,11 +229,12 @@ class SessionEventsConsumer(StreamConsumer):
             return await self.refuse(FORBIDDEN if exc.status == 403 else NOT_FOUND)
         self.session_id = session.pk
         # Join before reading the log: an event committed from here on arrives as a push, one
-        # committed before is in the read, and `last_seq` drops whatever arrives twice.
-        if not await self.join(realtime.session_group(session.pk)):
+        # committed before is in the read, and `last_seq` drops whatever arrives twice. Read
+        # before accepting: whatever the client commits once it sees the socket open is new.
+        if not await self.join_streams(realtime.session_group(session.pk)):
             return
-        await self.accept(accepted_subprotocol(self.scope))
         current = await database_sync_to_async(_current_seq)(session.pk)
+        await self.open()
         # A `since` from the future (a stale client, a restored database) would silently drop
         # every event up to it: it is read as "from now on" instead.
         self.last_seq = current if since is None else min(since, current)
@@ -216,9 +282,9 @@ class CounselorsConsumer(StreamConsumer):
         if role not in {Role.COUNSELOR, Role.OPS}:
             return await self.refuse(FORBIDDEN)
         self.alerts = await database_sync_to_async(realtime.receives_crisis_alerts)(self.user)
-        if not await self.join(realtime.COUNSELORS_GROUP):
+        if not await self.join_streams(realtime.COUNSELORS_GROUP):
             return
-        await self.accept(accepted_subprotocol(self.scope))
+        await self.open()
 
     async def counselors_notice(self, message: dict[str, Any]) -> None:
         frame = await database_sync_to_async(realtime.notice_frame)(
@@ -237,9 +303,9 @@ class NotificationsConsumer(StreamConsumer):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             return await self.refuse(NO_CREDENTIALS)
-        if not await self.join(realtime.user_group(user.pk)):
+        if not await self.join_streams(realtime.user_group(user.pk)):
             return
-        await self.accept(accepted_subprotocol(self.scope))
+        await self.open()
 
     async def notification_new(self, message: dict[str, Any]) -> None:
         frame = {key: message[key] for key in ("type", "notification_id", "kind")}

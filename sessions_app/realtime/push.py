@@ -359,3 +359,20 @@ def publish_notification(*, user_id: object, notification_id: int, kind: str) ->
         )
         return False
     return True
+
+
+# --- the user's open websockets ------------------------------------------------------------------
+
+
+def sockets_group(user_id: object) -> str:
+    """Every open websocket of one user, whatever it streams: told when credentials end."""
+    return f"sockets.{user_id}"
+
+
+def credentials_revoked_publish(*, user_id: object, token_digests: list[str]) -> None:
+    """Close the user's websockets opened with these tokens (after commit; best effort: each
+    websocket also re-checks its token periodically)."""
+    if not token_digests:
+        return
+    message = {"type": "credentials.revoked", "token_digests": token_digests}
+    _send_all([(sockets_group(user_id), message)])

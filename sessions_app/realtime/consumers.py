@@ -178,7 +178,12 @@ class StreamConsumer(AsyncWebsocketConsumer):
         return wait
 
     async def credentials_revoked(self, message: dict[str, Any]) -> None:
-        if self.scope.get("token_digest") in message["token_digests"]:
+        if self.scope.get("auth_method") == "token":
+            revoked = self.scope["token_digest"] in message["token_digests"]
+        else:
+            session_key = self.scope["session"].session_key or ""
+            revoked = realtime.session_digest(session_key) in message["session_digests"]
+        if revoked:
             await self.close(code=NO_CREDENTIALS)
 
     async def socket_evicted(self, message: dict[str, Any]) -> None:

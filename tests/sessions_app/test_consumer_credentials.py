@@ -109,16 +109,39 @@ def test_a_token_deleted_without_a_logout_is_noticed_by_the_periodic_check(
     run(scenario)
 
 
-def test_a_browser_logout_closes_the_pages_websocket(session, bob, settings):
-    settings.WEBSOCKET_CREDENTIALS_CHECK_SECONDS = 0.2
+def signed_in_browser(user):
     browser = Client()
-    browser.force_login(bob)
-    cookie = browser.cookies["sessionid"].value
+    browser.force_login(user)
+    return browser, browser.cookies["sessionid"].value
+
+
+def test_a_browser_logout_closes_the_pages_websocket_at_once(session, bob):
+    browser, cookie = signed_in_browser(bob)
+    _, other_cookie = signed_in_browser(bob)  # bob's other browser stays signed in
+
+    async def scenario():
+        comm = communicator(f"/ws/sessions/{session.pk}/", cookie=cookie)
+        other = communicator(f"/ws/sessions/{session.pk}/", cookie=other_cookie)
+        assert (await comm.connect())[0]
+        assert (await other.connect())[0]
+        await database_sync_to_async(browser.post)("/logout/")
+        assert await close_code(comm, timeout=1) == CLOSED_FOR_CREDENTIALS
+        assert await other.receive_nothing(timeout=0.3)
+        await other.disconnect()
+
+    run(scenario)
+
+
+def test_a_browser_session_that_ends_otherwise_is_noticed_by_the_periodic_check(
+    session, bob, settings
+):
+    settings.WEBSOCKET_CREDENTIALS_CHECK_SECONDS = 0.2
+    browser, cookie = signed_in_browser(bob)
 
     async def scenario():
         comm = communicator(f"/ws/sessions/{session.pk}/", cookie=cookie)
         assert (await comm.connect())[0]
-        await database_sync_to_async(browser.post)("/logout/")
+        await database_sync_to_async(browser.session.flush)()  # e.g. expired and cleared
         assert await close_code(comm, timeout=2) == CLOSED_FOR_CREDENTIALS
 
     run(scenario)

@@ -56,7 +56,7 @@ class LoginApi(ApiView):
             services.profile_ensure(
                 user=user, accept_language=request.headers.get("Accept-Language", "")
             )
-        # Expired tokens are swept here rather than on every authenticated request.
+        # Expired tokens (and the oldest over TOKENS_PER_USER) go here, not on every request.
         instance, token = services.token_issue(user=user)
         return Response(LoginOutput({"token": token, "expiry": instance.expiry}).data)
 

@@ -11,6 +11,9 @@
   ALLOWED_HOSTS — or one of CSRF_TRUSTED_ORIGINS, else the handshake is refused (HTTP 403)
   before any cookie is read: the websocket's CSRF defence. Host names alone are not enough:
   another site on an allowed host, on another port or scheme, is another origin.
+
+Either way the connection lasts only as long as what opened it (`credentials_valid`, checked by
+the consumers periodically and when a logout or a revoked token is broadcast).
 """
 
 from __future__ import annotations

@@ -70,6 +70,8 @@ def environment(database_url: str, redis_url: str) -> dict[str, str]:
         "REDIS_URL": redis_url,
         "DJANGO_DEBUG": "0",
         "LOG_LEVEL": "WARNING",
+        # Every watcher is the same user here; the per-user bound would close all but 20.
+        "WEBSOCKETS_PER_USER": "100000",
     }
 
 

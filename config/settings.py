@@ -387,9 +387,10 @@ REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_HOPS
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("REQUEST_MAX_BODY_BYTES", 2_621_440, minimum=1024)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("REQUEST_MAX_FIELDS", 1000, minimum=1)
 DATA_UPLOAD_MAX_NUMBER_FILES = env_int("REQUEST_MAX_FILES", 20, minimum=1)
-# Staff and token sign-ins (django-axes): after LOGIN_FAILURE_LIMIT failures for one account or
-# from one address, that account or address is locked for LOGIN_LOCKOUT_MINUTES, even with the
-# right password. Failures are audited in admin (Axes: access attempts, failures, logs).
+# Staff and token sign-ins (django-axes, sessions_app.edge.lockout): after LOGIN_FAILURE_LIMIT
+# failures for one account from one address, that account is locked *from that address* for
+# LOGIN_LOCKOUT_MINUTES, even with the right password; after LOGIN_ADDRESS_FAILURE_LIMIT failures
+# from one address across accounts, the address is. Failures are audited in admin (Axes).
 # Password hashes are slow on purpose; a burst of sign-ins checks this many at a time per
 # process (about one per core) and queues the rest, so the burst cannot starve other requests.
 PASSWORD_CHECKS_CONCURRENT = env_int(
@@ -397,7 +398,10 @@ PASSWORD_CHECKS_CONCURRENT = env_int(
 )
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20, minimum=1)
+# One combination: the account and the address together (a list inside the list), not either.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "sessions_app.edge.lockout.LockoutHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_CLIENT_IP_CALLABLE = "sessions_app.edge.addresses.client_address"
@@ -413,6 +417,14 @@ REST_KNOX = {
     "TOKEN_TTL": timedelta(hours=env_int("KNOX_TOKEN_TTL_HOURS", 10, minimum=1)),
     "AUTO_REFRESH": False,
 }
+# Bounds per user: a sign-in beyond TOKENS_PER_USER revokes the oldest token (and closes its
+# websockets); a websocket beyond WEBSOCKETS_PER_USER closes the oldest one (code 4429).
+TOKENS_PER_USER = env_int("TOKENS_PER_USER", 10, minimum=1)
+WEBSOCKETS_PER_USER = env_int("WEBSOCKETS_PER_USER", 20, minimum=1)
+# A logout or a revoked token closes its websockets at once (a broadcast); this periodic check
+# of every open websocket's token or browser session is the backstop (a lost broadcast, a token
+# deleted in admin, a browser session flushed). An expiring token closes when it expires.
+WEBSOCKET_CREDENTIALS_CHECK_SECONDS = env_int("WEBSOCKET_CREDENTIALS_CHECK_SECONDS", 30, minimum=1)
 # How long a stored Idempotency-Key response is replayed (SPEC §9).
 IDEMPOTENCY_KEY_TTL = timedelta(hours=env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24, minimum=1))
 

@@ -10,6 +10,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django_q.tasks import async_task
+from knox.models import AuthToken
+from knox.settings import knox_settings
 
 from sessions_app import redaction
 from sessions_app.engine.crisis import risk_now
@@ -23,12 +25,14 @@ from sessions_app.models import (
     AskAgent,
     AskSession,
     IdempotencyRecord,
+    LiveSocket,
     Notification,
     RiskLevel,
     SessionType,
     TriggerSource,
     UserProfile,
 )
+from sessions_app.realtime import push as realtime
 from sessions_app.roles import Role, role_of
 
 User = get_user_model()
@@ -452,3 +456,55 @@ def idempotency_prune() -> int:
     cutoff = timezone.now() - settings.IDEMPOTENCY_KEY_TTL
     deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
     return deleted
+
+
+# --- credentials and open websockets -----------------------------------------------------------
+
+
+def _user_lock(user: Any) -> None:
+    # Two sign-ins (or two websockets) of one user at once would both count the same rows and
+    # both stay under the bound: the user's row serialises them.
+    User.objects.select_for_update().filter(pk=user.pk).first()
+
+
+@transaction.atomic
+def token_issue(*, user: Any) -> tuple[AuthToken, str]:
+    """A new API token for `user`; expired ones are swept, and beyond `TOKENS_PER_USER` the
+    oldest are revoked — their websockets closed after commit."""
+    _user_lock(user)
+    AuthToken.objects.filter(user=user, expiry__lt=timezone.now()).delete()
+    tokens = AuthToken.objects.filter(user=user).order_by("-created", "-digest")
+    oldest = list(tokens.values_list("digest", flat=True)[settings.TOKENS_PER_USER - 1 :])
+    _tokens_revoke(user_id=user.pk, digests=oldest)
+    return AuthToken.objects.create(user, knox_settings.TOKEN_TTL)
+
+
+@transaction.atomic
+def token_revoke(*, token: AuthToken) -> None:
+    """Logout: the token stops working now, and its websockets close after commit."""
+    _tokens_revoke(user_id=token.user_id, digests=[token.digest])
+
+
+def _tokens_revoke(*, user_id: Any, digests: list[str]) -> None:
+    if not digests:
+        return
+    AuthToken.objects.filter(user_id=user_id, digest__in=digests).delete()
+    transaction.on_commit(
+        lambda: realtime.credentials_revoked_publish(user_id=user_id, token_digests=digests)
+    )
+
+
+@transaction.atomic
+def live_socket_open(*, user: Any, channel_name: str) -> list[str]:
+    """Count a websocket just accepted; returns the channels of the user's oldest ones beyond
+    `WEBSOCKETS_PER_USER`, which the caller closes (their rows are gone already)."""
+    _user_lock(user)
+    LiveSocket.objects.create(user=user, channel_name=channel_name)
+    sockets = LiveSocket.objects.filter(user=user).order_by("-opened_at", "-pk")
+    evicted = list(sockets.values_list("pk", "channel_name")[settings.WEBSOCKETS_PER_USER :])
+    LiveSocket.objects.filter(pk__in=[pk for pk, _ in evicted]).delete()
+    return [name for _, name in evicted]
+
+
+def live_socket_close(*, channel_name: str) -> None:
+    LiveSocket.objects.filter(channel_name=channel_name).delete()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from django.conf import settings
 
@@ -73,3 +74,13 @@ def record_call(
         ok=not error_code,
         error_code=error_code,
     )
+
+
+def recent_outcomes(*, since: datetime, limit: int, providers: list[str]) -> tuple[int, int]:
+    """(calls, failed) among the last `limit` calls to `providers` since `since`: how the model
+    has been answering lately, read from the meter rather than probed."""
+    recent = LLMCall.objects.filter(provider__in=providers, created_at__gte=since).order_by(
+        "-created_at", "-id"
+    )
+    outcomes = list(recent.values_list("ok", flat=True)[:limit])
+    return len(outcomes), outcomes.count(False)

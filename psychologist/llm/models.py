@@ -92,6 +92,8 @@ class LLMCall(models.Model):
         indexes = [
             models.Index(fields=["session", "created_at"], name="llm_call_session_idx"),
             models.Index(fields=["agent", "-created_at"], name="llm_call_agent_idx"),
+            # `/readyz` reads the last calls per provider on every probe.
+            models.Index(fields=["provider", "-created_at"], name="llm_call_provider_idx"),
         ]
         constraints = [
             models.CheckConstraint(

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from django.contrib.auth import authenticate, logout
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
-from knox.settings import knox_settings
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -58,9 +56,8 @@ class LoginApi(ApiView):
             services.profile_ensure(
                 user=user, accept_language=request.headers.get("Accept-Language", "")
             )
-        # Expired tokens are swept here rather than on every authenticated request.
-        AuthToken.objects.filter(user=user, expiry__lt=timezone.now()).delete()
-        instance, token = AuthToken.objects.create(user, knox_settings.TOKEN_TTL)
+        # Expired tokens (and the oldest over TOKENS_PER_USER) go here, not on every request.
+        instance, token = services.token_issue(user=user)
         return Response(LoginOutput({"token": token, "expiry": instance.expiry}).data)
 
 
@@ -70,7 +67,7 @@ class LogoutApi(ApiView):
     @extend_schema(operation_id="auth_logout", request=None, responses={204: None, **errors()})
     def post(self, request: Request) -> Response:
         if isinstance(request.auth, AuthToken):
-            request.auth.delete()
+            services.token_revoke(token=request.auth)
         else:
             logout(request._request)
         return Response(status=204)

@@ -14,6 +14,7 @@ from sessions_app.models import (
     safety,
     sandbox,
     sessions,
+    sockets,
     tasks,
 )
 from sessions_app.models.base import *  # noqa: F403
@@ -25,6 +26,7 @@ from sessions_app.models.people import *  # noqa: F403
 from sessions_app.models.safety import *  # noqa: F403
 from sessions_app.models.sandbox import *  # noqa: F403
 from sessions_app.models.sessions import *  # noqa: F403
+from sessions_app.models.sockets import *  # noqa: F403
 from sessions_app.models.tasks import *  # noqa: F403
 
 __all__ = [
@@ -37,5 +39,6 @@ __all__ = [
     *safety.__all__,
     *sandbox.__all__,
     *sessions.__all__,
+    *sockets.__all__,
     *tasks.__all__,
 ]

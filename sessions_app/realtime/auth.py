@@ -11,10 +11,14 @@
   ALLOWED_HOSTS — or one of CSRF_TRUSTED_ORIGINS, else the handshake is refused (HTTP 403)
   before any cookie is read: the websocket's CSRF defence. Host names alone are not enough:
   another site on an allowed host, on another port or scheme, is another origin.
+
+Either way the connection lasts only as long as what opened it (`credentials_valid`, checked by
+the consumers periodically and when a logout or a revoked token is broadcast).
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,9 +26,12 @@ from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.http.request import split_domain_port, validate_host
+from django.utils import timezone
 from django.utils.http import is_same_domain
+from knox.models import AuthToken
 from rest_framework.exceptions import AuthenticationFailed
 
 from sessions_app.api.plugins import TokenAuthentication
@@ -47,12 +54,31 @@ def accepted_subprotocol(scope: dict[str, Any]) -> str | None:
 
 
 @database_sync_to_async
-def user_for_token(token: str) -> Any:
+def credentials_for_token(token: str) -> dict[str, Any]:
+    """The scope's `user`, and the token's digest and expiry that keep it valid."""
     try:
-        user, _ = TokenAuthentication().authenticate_credentials(token.encode("ascii"))
+        user, auth_token = TokenAuthentication().authenticate_credentials(token.encode("ascii"))
     except (AuthenticationFailed, UnicodeEncodeError):
-        return AnonymousUser()
-    return user
+        return {"user": AnonymousUser()}
+    return {"user": user, "token_digest": auth_token.digest, "token_expiry": auth_token.expiry}
+
+
+def credentials_valid(scope: dict[str, Any]) -> bool:
+    """Whether what opened this connection still holds: its token is neither revoked nor
+    expired, or its browser session still exists and names the same user (a logout flushes
+    it) — and the user is still active."""
+    user = scope["user"]
+    if scope.get("auth_method") == "token":
+        live = AuthToken.objects.filter(digest=scope["token_digest"], user__is_active=True)
+        expiry = scope.get("token_expiry")
+        return live.exists() and (expiry is None or expiry > timezone.now())
+    session_key = scope["session"].session_key
+    if not session_key:
+        return False
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
+    data = store.load()
+    active = get_user_model().objects.filter(pk=user.pk, is_active=True).exists()
+    return data.get(SESSION_KEY) == str(user.pk) and active
 
 
 Origin = tuple[str, str, int]  # scheme, host, port
@@ -143,5 +169,5 @@ class WebsocketAuthMiddleware:
         token = token_from_subprotocols(scope.get("subprotocols") or [])
         if token is None:
             return await self.browser({**scope, "auth_method": "cookie"}, receive, send)
-        user = await user_for_token(token)
-        return await self.inner({**scope, "user": user, "auth_method": "token"}, receive, send)
+        credentials = await credentials_for_token(token)
+        return await self.inner({**scope, **credentials, "auth_method": "token"}, receive, send)

@@ -11,6 +11,7 @@ counselor's view of an event. The layer is at-most-once; a lost push is repaired
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import os
@@ -359,3 +360,39 @@ def publish_notification(*, user_id: object, notification_id: int, kind: str) ->
         )
         return False
     return True
+
+
+# --- the user's open websockets ------------------------------------------------------------------
+
+
+def sockets_group(user_id: object) -> str:
+    """Every open websocket of one user, whatever it streams: told when credentials end."""
+    return f"sockets.{user_id}"
+
+
+def credentials_revoked_publish(
+    *, user_id: object, token_digests: list[str] = (), session_keys: list[str] = ()
+) -> None:
+    """Close the user's websockets opened with these tokens or browser sessions (after commit;
+    best effort: each websocket also re-checks its credentials periodically). Tokens travel as
+    knox's digests, sessions as `session_digest`: no usable credential crosses the layer."""
+    if not token_digests and not session_keys:
+        return
+    message = {
+        "type": "credentials.revoked",
+        "token_digests": list(token_digests),
+        "session_digests": [session_digest(key) for key in session_keys],
+    }
+    _send_all([(sockets_group(user_id), message)])
+
+
+def session_digest(session_key: str) -> str:
+    return hashlib.sha256(session_key.encode()).hexdigest()
+
+
+def browser_logged_out(sender: Any, request: Any = None, user: Any = None, **kwargs: Any) -> None:
+    """Django's `user_logged_out` (sent before the session is flushed): that browser's
+    websockets close."""
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    if user is not None and session_key:
+        credentials_revoked_publish(user_id=user.pk, session_keys=[session_key])

@@ -14,11 +14,34 @@
     return parsed.toString();
   }
 
+  // 4503 is the server's "try again later" (its channel layer is away): shown to the ws
+  // extension as 1013, which it retries with backoff. A server cannot send 1013 itself.
+  var TRY_AGAIN_LATER = 4503;
+  function retriedWhenAway(socket) {
+    var handler = null;
+    Object.defineProperty(socket, "onclose", {
+      get: function () {
+        return handler;
+      },
+      set: function (value) {
+        handler = value;
+      },
+    });
+    socket.addEventListener("close", function (event) {
+      if (!handler) {
+        return;
+      }
+      var away = event.code === TRY_AGAIN_LATER;
+      handler(away ? new CloseEvent("close", { code: 1013, reason: event.reason }) : event);
+    });
+    return socket;
+  }
+
   if (window.htmx) {
     window.htmx.createWebSocket = function (url) {
       var socket = new WebSocket(withSince(url), []);
       socket.binaryType = window.htmx.config.wsBinaryType;
-      return socket;
+      return retriedWhenAway(socket);
     };
   }
 

@@ -10,6 +10,7 @@ to tests/artifacts/.
 from __future__ import annotations
 
 import re
+import subprocess
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from sessions_app.models import AskSession
 from sessions_app.selectors import latest_mood
 from tests import factories
 from tests.browser.conftest import screenshot
+from tests.server import daphne, database_url, free_port
 
 pytestmark = pytest.mark.usefixtures("browser_db")
 
@@ -251,3 +253,24 @@ def test_the_crisis_queue_on_home_updates_live(asgi_server, chromium, people):
     ClientApp(chromium, asgi_server, "orchestrator").patch(session, {"initial_risk_level": "L3"})
     expect(page.locator("#home-live .card--queue")).to_contain_text("Late-night message")
     screenshot(page, "home-crisis-queue")
+
+
+def test_a_page_whose_channel_layer_is_away_reconnects_once_it_is_back(chromium, people):
+    """Redis down at the handshake: the server closes with 4503 ("try again later"), which the
+    page retries like 1013, and the stream opens once Redis answers."""
+    factories.UserProfileFactory(user=people["bob"], on_duty=True)
+    port = free_port()
+    env = {"REDIS_URL": f"redis://127.0.0.1:{port}/0"}
+    with daphne(db_url=database_url(), log_name="daphne-redis-away.log", env=env) as url:
+        page = sign_in(chromium, url, "bob")
+        stream = page.locator("#counselor-stream")
+        expect(stream).to_have_attribute("data-live", "closed")
+        redis = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )
+        try:
+            expect(stream).to_have_attribute("data-live", "open", timeout=30_000)
+        finally:
+            redis.terminate()
+            redis.wait(timeout=10)

@@ -7,10 +7,13 @@ database unreachable, the API answers 503 E_UNAVAILABLE with Retry-After, never 
 from __future__ import annotations
 
 import json
+import socket
 import urllib.request
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect as ws_connect
 
 from sessions_app.models import AskMessage, AskSession, Notification, SessionEvent
 from tests import factories
@@ -161,3 +164,52 @@ def test_with_redis_down_a_crisis_message_is_answered_and_escalated(settings):
     assert (
         "crisis" in json.dumps(state).lower() or state["current_card"]["kind"] == "crisis_resources"
     )
+
+
+def websocket_outcome(url: str, path: str, token: str) -> Any:
+    """How a token client's handshake ends: ("open", None) or ("closed", code) — or the HTTP
+    status of a refused handshake."""
+    ws_url = url.replace("http://", "ws://") + path
+    try:
+        with ws_connect(
+            ws_url, subprotocols=["naisei.v1", f"naisei.token.{token}"], open_timeout=15
+        ) as socket:
+            try:
+                socket.recv(timeout=8)
+            except ConnectionClosed as closed:
+                return "closed", closed.rcvd.code if closed.rcvd else None
+            except TimeoutError:
+                return "open", None
+            return "open", None
+    except InvalidStatus as refused:
+        return "http", refused.response.status_code
+
+
+@pytest.fixture
+def silent_redis() -> Any:
+    """A port that accepts connections (the kernel's backlog) and never answers: a Redis that
+    hangs rather than refuses."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    yield f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
+    listener.close()
+
+
+@pytest.mark.parametrize("redis", ["closed", "silent"])
+def test_with_the_channel_layer_failing_a_websocket_handshake_never_answers_500(
+    redis: str, silent_redis: str
+) -> None:
+    client_who_signs_in("wendy")
+    url_of_redis = silent_redis if redis == "silent" else f"redis://127.0.0.1:{free_port()}/0"
+    log_name = f"outage-ws-{redis}.log"
+    with daphne(db_url=database_url(), log_name=log_name, env={"REDIS_URL": url_of_redis}) as url:
+        token, created = sign_in_and_create_a_session(url, "wendy")
+        outcomes = [
+            websocket_outcome(url, path, token)
+            for path in ("/ws/notifications/", f"/ws/sessions/{created['_id']}/")
+        ]
+
+    # Refused cleanly after the handshake: 4503, try again later.
+    assert outcomes == [("closed", 4503), ("closed", 4503)]
+    assert "Traceback" not in (ARTIFACTS / log_name).read_text()

@@ -49,10 +49,10 @@ HIDDEN, DROPOUT, WEIGHT_DECAY, EPOCHS, LEARNING_RATE, BATCH = 128, 0.3, 1e-3, 40
 SEEDS = (0, 1, 2)
 ESCALATE_FALSE_ALARMS = 0.01
 TRUST_FALSE_ALARMS = 0.015
-SCREEN_RATE = 0.10
+SCREEN_RATE = 0.15
 # Ordinary session talk (the kinds below: work, sleep, family, a terse "idk" …) is held to far
 # less: the screener asks about suicide, and an ordinary session should almost never meet it.
-ORDINARY_SCREEN_RATE = 0.01
+ORDINARY_SCREEN_RATE = 0.03
 ORDINARY_FALSE_ALARMS = 0.002
 ORDINARY_KINDS = frozenset(
     [
@@ -324,6 +324,10 @@ def main() -> None:
             "dev_auc": round(auc(p_dev[mine], y_dev[mine]), 4),
             "dev_recall_direct": round(float(escalated[pos].mean()), 4),
             "dev_recall_with_screening": round(float((escalated | screened)[pos].mean()), 4),
+            # The third the rules were never fixed on: the nearest thing dev has to new phrasing.
+            "dev_unseen_recall_with_screening": round(
+                float((escalated | screened)[pos & in_unseen].mean()), 4
+            ),
             "dev_false_alarms": round(float(escalated[neg].mean()), 4),
             "dev_screened_hard_negatives": round(float(screened[hard].mean()), 4),
             "dev_screened_ordinary": round(float(screened[ordinary].mean()), 4),

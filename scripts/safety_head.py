@@ -49,7 +49,10 @@ HIDDEN, DROPOUT, WEIGHT_DECAY, EPOCHS, LEARNING_RATE, BATCH = 128, 0.3, 1e-3, 40
 SEEDS = (0, 1, 2)
 ESCALATE_FALSE_ALARMS = 0.01
 TRUST_FALSE_ALARMS = 0.015
-SCREEN_RATE = 0.15
+# Per language: the English head scores ordinary English self-criticism and worries higher
+# than the other two do theirs (8 of 150 answers of the ordinary personas screened at 15 %, 2
+# of 148 and 2 of 147 in Russian and Chinese), so English screens less of the hard lines.
+SCREEN_RATE = {"en": 0.10, "ru": 0.15, "zh": 0.15}
 # Ordinary session talk (the kinds below: work, sleep, family, a terse "idk" …) is held to far
 # less: the screener asks about suicide, and an ordinary session should almost never meet it.
 ORDINARY_SCREEN_RATE = 0.03
@@ -299,7 +302,7 @@ def main() -> None:
         rest = hard & ~escalated
         screen = min(
             max(
-                lowest_threshold(p_dev[rest], SCREEN_RATE * hard.sum() / max(rest.sum(), 1)),
+                lowest_threshold(p_dev[rest], SCREEN_RATE[lang] * hard.sum() / max(rest.sum(), 1)),
                 lowest_threshold(p_dev[ordinary], ORDINARY_SCREEN_RATE),
             ),
             escalate,

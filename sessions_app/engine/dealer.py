@@ -91,12 +91,15 @@ def message_limit() -> int:
 def session_locked(session_id: Any) -> AskSession:
     """The session row, locked for this transaction, with the head and the profile joined.
 
-    Every turn write starts here: the lock serialises a client's concurrent taps on one session,
-    and the joins make the current card and the profile free."""
-    return (
-        AskSession.objects.select_for_update(of=("self",))
-        .select_related("active_workline__head", "user__profile")
-        .get(pk=session_id)
+    Every turn write starts here: the lock serialises a client's concurrent taps on one session.
+    Locked first, read after: a read joined to the lock is taken with the snapshot from before
+    the lock wait, and PostgreSQL brings only the locked row up to date — the head joined to it
+    would still be the card a concurrent turn has just answered, and a double tap would store
+    two answers to it. The read after the wait sees what that turn committed."""
+    if not AskSession.objects.select_for_update().filter(pk=session_id).values_list("pk"):
+        raise AskSession.DoesNotExist
+    return AskSession.objects.select_related("active_workline__head", "user__profile").get(
+        pk=session_id
     )
 
 

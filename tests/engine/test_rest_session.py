@@ -177,14 +177,16 @@ def test_a_retried_answer_with_the_same_key_replays_and_stores_it_once(alice, ap
     assert AskMessage.objects.filter(kind=AskMessage.Kind.TOPIC).count() == 1
 
 
-def test_a_resent_answer_without_a_key_is_recognised_and_changes_nothing(alice, api_as):
+def test_a_resent_answer_without_a_key_is_409_with_the_current_state(alice, api_as):
     answer = first_card_answerer(api_as(alice))
     first = answer().json()
 
     again = answer()
 
-    assert again.status_code == 200
-    assert again.json() == first
+    # One card takes exactly one answer (SPEC §9): the resend is told so, and what to show.
+    assert again.status_code == 409
+    assert again.json()["code"] == "E_CARD_ANSWERED"
+    assert again.json()["state"] == first
     assert AskMessage.objects.filter(kind=AskMessage.Kind.TOPIC).count() == 1
 
 
@@ -234,7 +236,7 @@ def test_a_claim_left_by_a_crashed_request_is_taken_over_after_its_lease(alice, 
 
     again = answer(HTTP_IDEMPOTENCY_KEY="crashed")
 
-    # Taken over and run again: the resent answer is recognised, nothing is stored twice.
-    assert again.status_code == 200
+    # Taken over and run again: the card is answered already, nothing is stored twice.
+    assert again.status_code == 409
+    assert again.json()["code"] == "E_CARD_ANSWERED"
     assert AskMessage.objects.filter(kind=AskMessage.Kind.TOPIC).count() == 1
-    assert IdempotencyRecord.objects.get(key="crashed").response_status == 200

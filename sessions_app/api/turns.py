@@ -195,6 +195,10 @@ class TurnApi(ApiView):
     throttle_classes = [WriteThrottle]
     idempotency_staged = True
 
+    def idempotent_result(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        # The turn committed and its answer was lost with its process: the state it led to.
+        return _state(_owner_session(request, kwargs["session_id"]))
+
 
 class SessionStateApi(ApiView):
     @session_operation(

@@ -92,14 +92,25 @@ def session_locked(session_id: Any) -> AskSession:
     """The session row, locked for this transaction, with the head and the profile joined.
 
     Every turn write starts here: the lock serialises a client's concurrent taps on one session.
-    Locked first, read after: a read joined to the lock is taken with the snapshot from before
-    the lock wait, and PostgreSQL brings only the locked row up to date — the head joined to it
+    A row read joined to a lock comes from the snapshot taken before the lock wait, and
+    PostgreSQL brings only the locked rows up to date: a head joined to the session row alone
     would still be the card a concurrent turn has just answered, and a double tap would store
-    two answers to it. The read after the wait sees what that turn committed."""
-    if not AskSession.objects.select_for_update().filter(pk=session_id).values_list("pk"):
-        raise AskSession.DoesNotExist
-    return AskSession.objects.select_related("active_workline__head", "user__profile").get(
-        pk=session_id
+    two answers to it. So the active workline is locked too: when a turn moved its head (or the
+    session changed its workline) while we waited, the join to the old head no longer holds,
+    no row comes back, and the session is read again — now, under the lock. One query when
+    nobody else is writing, two after a wait (QUALITY P1)."""
+    locked = list(
+        AskSession.objects.select_for_update(of=("self", "active_workline"))
+        .select_related("active_workline__head", "user__profile")
+        .filter(pk=session_id, active_workline__head__isnull=False)
+    )
+    if locked:
+        return locked[0]
+    # Moved on while we waited, or no head yet (a new session): read it again, locked.
+    return (
+        AskSession.objects.select_for_update(of=("self",))
+        .select_related("active_workline__head", "user__profile")
+        .get(pk=session_id)
     )
 
 

@@ -172,6 +172,12 @@ class Turn:
     session row once, the events in one batch."""
 
     session: AskSession
+    # Appends no message limit refuses: the schema's limit stops the dialogue growing, never a
+    # way out of it. A session it refused to end would hold its client's one active slot until
+    # the abandoned-session job (~20 h) — a crisis locking the client out. So everything in the
+    # closing phase (the closing line, the last thing, a scheduler exchange) and people talking
+    # (a counselor taking over, writing, handing back; the client's words to them) go past it.
+    unlimited: bool = False
     messages: list[AskMessage] = field(default_factory=list)
     events: list[EventSpec] = field(default_factory=list)
     fields: set[str] = field(default_factory=lambda: {"last_activity_at", "updated_at"})
@@ -185,6 +191,8 @@ class Turn:
 
     def __post_init__(self) -> None:
         self.opened = state_snapshot(self.session)
+        if self.session.phase == AskSession.Phase.CLOSING:
+            self.unlimited = True
 
     def event(self, type: str, actor: str = "engine", **payload: Any) -> None:
         self.events.append(EventSpec(type=type, payload=payload, actor=actor))
@@ -196,7 +204,8 @@ class Turn:
 
     def append(self, *drafts: Draft) -> list[AskMessage]:
         session = self.session
-        session_length_check(session=session, adding=len(drafts))
+        if not self.unlimited:
+            session_length_check(session=session, adding=len(drafts))
         workline = session.active_workline or _main_workline(session)
         parent_id = workline.head_id
         now = timezone.now()

@@ -141,7 +141,12 @@ def _keyed_wrapper(
 
 
 def _run_in_one_transaction(
-    call: Callable[[], Response], *, user: Any, key: str, fingerprint: str, url_kwargs: dict
+    call: Callable[[], Response],
+    *,
+    user: Any,
+    key: str,
+    fingerprint: str,
+    url_kwargs: dict[str, Any],
 ) -> Response:
     with transaction.atomic():
         try:

@@ -438,7 +438,12 @@ API_DESCRIPTION = """AI-guided reflection sessions for clients, counselors, ops 
   successful response (header `Idempotent-Replayed: true`) and changes nothing; a concurrent
   retry waits for the first and gets its response; failures are not stored, so a retry runs
   again; the same key with another request is `422 E_IDEMPOTENCY_KEY_REUSED`. Keys live 24 h.
-  Login, logout and export are exempt (secrets or whole histories are never stored).
+  Login, logout and export are exempt (secrets or whole histories are never stored). The turn
+  loop and hand-back answer `409 E_IDEMPOTENCY_IN_PROGRESS` while the first attempt still runs;
+  if it died after its work was stored, the retry gets the resulting state, replayed.
+- **Turns**: one card takes exactly one answer: a second answer to it (a double tap, a resend)
+  is `409 E_CARD_ANSWERED` with the current `state`. At 100 messages the dialogue stops
+  (`409 E_SESSION_TOO_LONG`); ending, the last thing and a counselor's conversation never do.
 - **Lists** are keyset-paginated (`cursor`), 20 per page, newest first.
 - **Privacy**: clients never receive P3 fields (`initial_risk_level`, `final_risk_level`,
   `counselor_handoff`, `intervention_triggered`); a client filtering by risk gets

@@ -1,5 +1,6 @@
 """The one error type services raise; the API and HTML layers render it as {"code", "detail"},
-with `"fields": {"name": ["message", …]}` for E_VALIDATION."""
+with `"fields": {"name": ["message", …]}` for E_VALIDATION and what the API layer adds to a
+conflict in `extra` (the current `state` of a card answered already)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ class ApplicationError(Exception):
         }
         if status is not None:
             self.status = status
+        # Keys the API layer adds to the body, e.g. the current state with a 409.
+        self.extra: dict[str, Any] = {}
 
 
 def invalid(detail: str, **fields: Any) -> ApplicationError:

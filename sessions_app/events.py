@@ -7,15 +7,19 @@ An append joins its caller's transaction and pushes to watchers only after that 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, models, transaction
 from django.db.models import F
+from django.utils import timezone
 
 from sessions_app import models as session_models
 from sessions_app.errors import ApplicationError
-from sessions_app.models import AskSession, SessionEvent
+from sessions_app.models import AskSession, IdempotencyRecord, SessionEvent
 from sessions_app.realtime import push as realtime
 from sessions_app.roles import role_of
 
@@ -146,6 +150,31 @@ def event_seq_reserve(session: AskSession, count: int) -> None:
     session.event_seq = F("event_seq") + count
 
 
+# The `Idempotency-Key` claim of the request being served, when its work runs in transactions
+# of its own (a staged POST, api/idempotency.py). Every unit of work appends events, so the
+# append marks the claim applied inside the transaction that commits the work: a retry after
+# the process died finds that the work is in and replays its result instead of doing it again.
+_claim: ContextVar[int | None] = ContextVar("idempotency_claim", default=None)
+
+
+@contextmanager
+def idempotency_claim_scope(record_id: int) -> Iterator[None]:
+    """Appends made inside mark the claim `record_id` applied, with their session."""
+    token = _claim.set(record_id)
+    try:
+        yield
+    finally:
+        _claim.reset(token)
+
+
+def _claim_mark(session: AskSession) -> None:
+    claim = _claim.get()
+    if claim is not None:
+        IdempotencyRecord.objects.filter(pk=claim, applied_at__isnull=True).update(
+            applied_at=timezone.now(), session=session
+        )
+
+
 # No savepoint of its own: an append is always part of its caller's unit of work, and a failure
 # here must roll that whole unit back anyway. Saving the savepoint keeps a turn's query count
 # within QUALITY P1.
@@ -153,6 +182,7 @@ def event_seq_reserve(session: AskSession, count: int) -> None:
 def _events_insert(
     session: AskSession, events: list[EventSpec], *, seq_reserved: bool = False
 ) -> list[SessionEvent]:
+    _claim_mark(session)
     last = session.event_seq if seq_reserved else _event_seq_advance(session, len(events))
     first = last - len(events) + 1
     session.event_seq = last

@@ -240,10 +240,13 @@ def notifications_scrub(session: AskSession) -> None:
 
 
 def replays_forget(session: AskSession) -> None:
-    """Stored POST responses (24 h replays) may quote the session: those that name it, and the
-    client's responses from while it was open — a client has one open session at a time."""
+    """Stored POST responses (24 h replays) may quote the session, whoever sent the request
+    (the client, its counselor, ops, a service): every record about it (`session`, set from the
+    request's URL or the response's `session_id`), those that name it, and the client's
+    responses from while it was open — a client has one open session at a time."""
     ended = session.deleted_at or session.ended_at or session.updated_at
     window = Q(created_at__gte=session.created_at, created_at__lte=ended)
-    IdempotencyRecord.objects.filter(user_id=session.user_id).filter(
-        window | Q(response_body___id=str(session.pk))
+    IdempotencyRecord.objects.filter(
+        Q(session=session)
+        | Q(user_id=session.user_id) & (window | Q(response_body___id=str(session.pk)))
     ).delete()

@@ -57,10 +57,19 @@ def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None
 @contextmanager
 def daphne(*, db_url: str, log_name: str, env: dict[str, str] | None = None) -> Iterator[str]:
     """The base URL of daphne serving `tests.browser.asgi` on `db_url`, with `env` on top."""
+    with daphne_process(db_url=db_url, log_name=log_name, env=env) as (url, _server):
+        yield url
+
+
+@contextmanager
+def daphne_process(
+    *, db_url: str, log_name: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`daphne`, with its process: for the tests that SIGKILL the server mid-request."""
     port = free_port()
     command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-    with _served(command, port, db_url=db_url, log_name=log_name, env=env) as url:
-        yield url
+    with _served(command, port, db_url=db_url, log_name=log_name, env=env) as served:
+        yield served
 
 
 @contextmanager
@@ -81,7 +90,7 @@ def uvicorn(
         "--http",
         "config.uvicorn_http:H11NoDelayProtocol",
     ]
-    with _served(command, port, db_url=db_url, log_name=log_name, env=env) as url:
+    with _served(command, port, db_url=db_url, log_name=log_name, env=env) as (url, _server):
         yield url
 
 
@@ -93,7 +102,7 @@ def _served(
     db_url: str,
     log_name: str,
     env: dict[str, str] | None,
-) -> Iterator[str]:
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     environment = {
         **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
@@ -113,7 +122,7 @@ def _served(
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(url, server, log)
-        yield url
+        yield url, server
     finally:
         server.terminate()
         try:

@@ -20,6 +20,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import exceptions, throttling
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sessions_app.api.errors import ErrorOutput
@@ -45,7 +46,14 @@ class ApiView(APIView):
         super().__init_subclass__(**kwargs)
         post = cls.__dict__.get("post")
         if post is not None and not cls.idempotency_exempt:
+            if cls.idempotency_staged and cls.idempotent_result is ApiView.idempotent_result:
+                raise TypeError(f"{cls.__name__} is staged: it must define idempotent_result")
             cls.post = idempotent_staged(post) if cls.idempotency_staged else idempotent(post)
+
+    def idempotent_result(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Staged views: the answer to a keyed retry of a request whose work committed but whose
+        process died before its response was stored (see `idempotent_staged`)."""
+        raise NotImplementedError
 
 
 IDEMPOTENCY_PARAMETER = OpenApiParameter(

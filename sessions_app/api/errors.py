@@ -116,9 +116,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, ApplicationError):
         set_rollback()
         headers = {"WWW-Authenticate": "Token"} if exc.status == 401 else None
-        return Response(
-            error_body(exc.code, exc.detail, exc.fields), status=exc.status, headers=headers
-        )
+        body = error_body(exc.code, exc.detail, exc.fields) | exc.extra
+        return Response(body, status=exc.status, headers=headers)
     if isinstance(exc, DATABASE_ERRORS):
         set_rollback()
         body = _unavailable(context.get("request"), exc)

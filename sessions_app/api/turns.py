@@ -5,16 +5,20 @@ the session's client acts; its counselors, ops and services may read the state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions_app.access import forbidden, session_for
 from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
+from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.serializers import StrictSerializer
 from sessions_app.engine import services as engine
+from sessions_app.errors import ApplicationError
 from sessions_app.models import AskSession, TaskKind, TaskStatus
 from sessions_app.roles import Role, role_of
 
@@ -139,12 +143,29 @@ class LastThingInput(StrictSerializer):
 
 # --- views ----------------------------------------------------------------------------------
 
+
+class ConflictOutput(ErrorOutput):
+    """A 409 of the turn loop; a card answered already comes with the state to show instead."""
+
+    state = StateOutput(
+        required=False,
+        help_text="E_CARD_ANSWERED only: the current state document, as GET state returns it.",
+    )
+
+
 _TURN_ERRORS = errors(
     s400="E_VALIDATION (not the current card, closed session, empty or oversized text)",
     s403="E_FORBIDDEN (only the session's client acts)",
     s404="E_NOT_FOUND",
-    s409="E_SESSION_TOO_LONG, E_COUNSELOR_SPEAKING (continue/end while a counselor speaks)",
-)
+) | {
+    409: OpenApiResponse(
+        ConflictOutput,
+        description="E_CARD_ANSWERED (one card takes exactly one answer: the card was answered "
+        "already, by a second tap, a retry or a concurrent request; `state` is the current "
+        "state), E_SESSION_TOO_LONG, E_COUNSELOR_SPEAKING (continue/end while a counselor "
+        "speaks)",
+    )
+}
 
 
 def _owner_session(request: Request, session_id: Any) -> AskSession:
@@ -158,14 +179,25 @@ def _state(session: AskSession) -> Response:
     return Response(StateOutput(engine.session_state(session)).data)
 
 
-def _after(result: engine.TurnResult) -> Response:
-    """The state document built from the turn's own rows: no second read of the session."""
+def _after(session: AskSession, turn: Callable[[], engine.TurnResult]) -> Response:
+    """Take the turn and answer with the state document built from the turn's own rows (no
+    second read of the session); a card answered already is a 409 with the current state."""
+    try:
+        result = turn()
+    except ApplicationError as exc:
+        if exc.code == engine.CARD_ANSWERED:
+            exc.extra = {"state": StateOutput(engine.session_state(session)).data}
+        raise
     return Response(StateOutput(engine.turn_state(result)).data)
 
 
 class TurnApi(ApiView):
     throttle_classes = [WriteThrottle]
     idempotency_staged = True
+
+    def idempotent_result(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        # The turn committed and its answer was lost with its process: the state it led to.
+        return _state(_owner_session(request, kwargs["session_id"]))
 
 
 class SessionStateApi(ApiView):
@@ -193,7 +225,10 @@ class SessionAnswerApi(TurnApi):
         session = _owner_session(request, session_id)
         data = validated(AnswerInput(data=request.data))
         return _after(
-            engine.answer_submit(session=session, card_id=data["card_id"], text=data["text"])
+            session,
+            lambda: engine.answer_submit(
+                session=session, card_id=data["card_id"], text=data["text"]
+            ),
         )
 
 
@@ -209,7 +244,7 @@ class SessionMessageApi(TurnApi):
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
         data = validated(MessageInput(data=request.data))
-        return _after(engine.message_submit(session=session, text=data["text"]))
+        return _after(session, lambda: engine.message_submit(session=session, text=data["text"]))
 
 
 class SessionContinueApi(TurnApi):
@@ -223,7 +258,7 @@ class SessionContinueApi(TurnApi):
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
         validated(EmptyInput(data=request.data))
-        return _after(engine.session_continue(session=session))
+        return _after(session, lambda: engine.session_continue(session=session))
 
 
 class SessionEndApi(TurnApi):
@@ -238,7 +273,7 @@ class SessionEndApi(TurnApi):
     def post(self, request: Request, session_id: Any) -> Response:
         session = _owner_session(request, session_id)
         validated(EmptyInput(data=request.data))
-        return _after(engine.session_end(session=session))
+        return _after(session, lambda: engine.session_end(session=session))
 
 
 class SessionLastThingApi(TurnApi):
@@ -254,7 +289,8 @@ class SessionLastThingApi(TurnApi):
         session = _owner_session(request, session_id)
         data = validated(LastThingInput(data=request.data))
         return _after(
-            engine.last_thing_submit(
+            session,
+            lambda: engine.last_thing_submit(
                 session=session, text=data.get("text"), finish=bool(data.get("finish"))
-            )
+            ),
         )

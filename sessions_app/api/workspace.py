@@ -168,6 +168,10 @@ class CounselorMessageApi(WorkspaceApi):
 class SessionHandBackApi(WorkspaceApi):
     idempotency_staged = True  # the Analyst and the Narrator resume: a model call
 
+    def idempotent_result(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        # Handed back, and the answer lost with its process: the workspace as it is now.
+        return _workspace(_staff_session(request, kwargs["session_id"]))
+
     @session_operation(
         "ask_sessions_hand_back",
         WorkspaceOutput,

@@ -91,13 +91,26 @@ def message_limit() -> int:
 def session_locked(session_id: Any, *, with_recent: bool = False) -> AskSession:
     """The session row, locked for this transaction, with the head and the profile joined.
 
-    Every turn write starts here: the lock serialises a client's concurrent taps on one session,
-    and the joins make the current card and the profile free. `with_recent` also joins the
-    head's three ancestors, where the client's last words are, for the safety net's reading of
-    the conversation (`crisis.recent_client_texts`) — in the same statement."""
-    joins = (
-        "active_workline__head__parent__parent__parent" if with_recent else "active_workline__head"
+    Every turn write starts here: the lock serialises a client's concurrent taps on one session.
+    A row read joined to a lock comes from the snapshot taken before the lock wait, and
+    PostgreSQL brings only the locked rows up to date: a head joined to the session row alone
+    would still be the card a concurrent turn has just answered, and a double tap would store
+    two answers to it. So the active workline is locked too: when a turn moved its head (or the
+    session changed its workline) while we waited, the join to the old head no longer holds,
+    no row comes back, and the session is read again — now, under the lock. One query when
+    nobody else is writing, two after a wait (QUALITY P1). `with_recent` also joins the head's
+    three ancestors, where the client's last words are, for the safety net's reading of the
+    conversation (`crisis.recent_client_texts`) — in the same statement."""
+    head = "active_workline__head"
+    joins = f"{head}__parent__parent__parent" if with_recent else head
+    locked = list(
+        AskSession.objects.select_for_update(of=("self", "active_workline"))
+        .select_related(joins, "user__profile")
+        .filter(pk=session_id, active_workline__head__isnull=False)
     )
+    if locked:
+        return locked[0]
+    # Moved on while we waited, or no head yet (a new session): read it again, locked.
     return (
         AskSession.objects.select_for_update(of=("self",))
         .select_related(joins, "user__profile")
@@ -163,6 +176,12 @@ class Turn:
     session row once, the events in one batch."""
 
     session: AskSession
+    # Appends no message limit refuses: the schema's limit stops the dialogue growing, never a
+    # way out of it. A session it refused to end would hold its client's one active slot until
+    # the abandoned-session job (~20 h) — a crisis locking the client out. So everything in the
+    # closing phase (the closing line, the last thing, a scheduler exchange) and people talking
+    # (a counselor taking over, writing, handing back; the client's words to them) go past it.
+    unlimited: bool = False
     messages: list[AskMessage] = field(default_factory=list)
     events: list[EventSpec] = field(default_factory=list)
     fields: set[str] = field(default_factory=lambda: {"last_activity_at", "updated_at"})
@@ -182,6 +201,8 @@ class Turn:
     def __post_init__(self) -> None:
         self.opened = state_snapshot(self.session)
         self.began_at = head_of(self.session)
+        if self.session.phase == AskSession.Phase.CLOSING:
+            self.unlimited = True
 
     def event(self, type: str, actor: str = "engine", **payload: Any) -> None:
         self.events.append(EventSpec(type=type, payload=payload, actor=actor))
@@ -193,7 +214,8 @@ class Turn:
 
     def append(self, *drafts: Draft) -> list[AskMessage]:
         session = self.session
-        session_length_check(session=session, adding=len(drafts))
+        if not self.unlimited:
+            session_length_check(session=session, adding=len(drafts))
         workline = session.active_workline or _main_workline(session)
         parent_id = workline.head_id
         now = timezone.now()

@@ -431,6 +431,17 @@ def _compacted(
 
 def _locked(session: AskSession) -> AskSession:
     # Every graph write moves a head; taking the session row first serialises them per session.
+    # The active workline is locked with it: a row only joined to the lock comes from the
+    # snapshot taken before the wait, with the head a concurrent write has just moved, and the
+    # next message would become its sibling (dealer.session_locked). When the session switched
+    # workline while we waited, the join fails PostgreSQL's recheck and it is read again.
+    locked = list(
+        AskSession.objects.select_for_update(of=("self", "active_workline"))
+        .select_related("active_workline")
+        .filter(pk=session.pk, active_workline__isnull=False)
+    )
+    if locked:
+        return locked[0]
     return (
         AskSession.objects.select_for_update(of=("self",))
         .select_related("active_workline")

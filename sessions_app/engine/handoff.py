@@ -24,10 +24,12 @@ from django.utils import timezone
 from sessions_app.engine import crisis
 from sessions_app.engine.batch import Pending, batch_run
 from sessions_app.engine.dealer import (
+    CLOSING_RESERVE,
     Draft,
     Turn,
     TurnResult,
     current_card,
+    message_limit,
     session_locked,
 )
 from sessions_app.engine.words import text_clean
@@ -149,7 +151,7 @@ def session_take_over(*, session: AskSession, counselor: Any) -> AskSession:
             "The session is closing: it can no longer be taken over.",
             status=409,
         )
-    turn = Turn(locked)
+    turn = Turn(locked, unlimited=True)  # people talking: never refused by the length
     # The marker becomes the head: an agent reply still in flight finds the session moved on
     # (batch `_batch_persist`), and no card of the open batch is current any more.
     joined = Draft(AskMessage.Role.SYSTEM, AskMessage.Kind.MARKER, "", {"counselor": JOINED})
@@ -177,7 +179,7 @@ def counselor_message_send(*, session: AskSession, counselor: Any, text: Any) ->
     locked = session_locked(session.pk)
     _require_live(locked)
     _require_speaking(locked, counselor)
-    turn = Turn(locked)
+    turn = Turn(locked, unlimited=True)  # people talking: never refused by the length
     [message] = turn.append(Draft(AskMessage.Role.COUNSELOR, AskMessage.Kind.TEXT, text))
     turn.events.append(
         _counselor_event(
@@ -192,6 +194,7 @@ def client_words_to_counselor(turn: Turn, text: str) -> AskMessage:
     """What the client writes while a person speaks: stored for the counselor, read by the
     safety net like every client text (risk raised and recorded, nobody else paged, no card),
     never routed to an agent. Called by the turn loop under its row lock."""
+    turn.unlimited = True  # people talking: never refused by the length (dealer.Turn)
     [message] = turn.append(Draft(AskMessage.Role.CLIENT, AskMessage.Kind.TEXT, text))
     turn.event(
         EventType.MESSAGE_RECEIVED, "client", message_id=message.pk, chars=len(text), to="counselor"
@@ -221,7 +224,7 @@ def _hand_back_store(session_id: Any, counselor: Any) -> tuple[AskSession, Pendi
         .values_list("pk", flat=True)
         .first()
     )
-    turn = Turn(locked)
+    turn = Turn(locked, unlimited=True)  # people talking: never refused by the length
     turn.set(counselor_speaking_since=None)
     if not locked.is_active:  # closed meanwhile: the lock is released, nobody resumes
         turn.save()
@@ -231,6 +234,13 @@ def _hand_back_store(session_id: Any, counselor: Any) -> tuple[AskSession, Pendi
     turn.events.append(
         _counselor_event(EventType.COUNSELOR_HANDED_BACK, counselor, message_id=marker.pk)
     )
+    if locked.message_count + CLOSING_RESERVE >= message_limit():
+        # No room left for the AI to go on: what is left belongs to the closing, which the
+        # client is offered (End) instead of a batch the length limit would refuse.
+        turn.set(ready_to_close=True)
+        turn.event(EventType.PACING_READY_TO_CLOSE, reason="length", turn_count=locked.turn_count)
+        turn.save()
+        return locked, None
     turn.save()
     return locked, Pending(marker.pk, joined or marker.pk, human=True)
 

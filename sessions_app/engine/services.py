@@ -3,7 +3,8 @@ and the tests call. Each service owns its transactions; none calls a model insid
 
 The turn loop (SPEC §3)
     session_start(*, session) -> AskSession            (called by services.session_create)
-    answer_submit(*, session, card_id, text) -> TurnResult
+    answer_submit(*, session, card_id, text) -> TurnResult   (a card answered already: 409
+                                                       CARD_ANSWERED, one card, one answer)
     message_submit(*, session, text) -> TurnResult
     session_continue(*, session) -> TurnResult
     session_end(*, session) -> TurnResult
@@ -54,10 +55,16 @@ from sessions_app.engine.risk import risk_level_set
 from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
 from sessions_app.engine.start import session_start
 from sessions_app.engine.state import session_state, thread_state, turn_state
-from sessions_app.engine.turns import answer_submit, message_submit, session_continue
+from sessions_app.engine.turns import (
+    CARD_ANSWERED,
+    answer_submit,
+    message_submit,
+    session_continue,
+)
 from sessions_app.engine.words import TEXT_MAX
 
 __all__ = [
+    "CARD_ANSWERED",
     "TEXT_MAX",
     "EntriesChange",
     "ScopeStrip",

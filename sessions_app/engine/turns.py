@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from sessions_app import texts
 from sessions_app.engine import handoff, homework, lexicon, safety_model
@@ -38,11 +39,12 @@ from sessions_app.engine.dealer import (
 )
 from sessions_app.engine.titles import session_title_neutral
 from sessions_app.engine.words import client_words, escalated, text_clean
-from sessions_app.errors import invalid
+from sessions_app.errors import ApplicationError, invalid
 from sessions_app.events import EventType, session_length_check
 from sessions_app.models import AskMessage, AskSession
 
 TOPIC_SLOT_CHARS = 120
+CARD_ANSWERED = "E_CARD_ANSWERED"
 _YES = ("yes", "ok", "okay", "sure", "fine", "да", "ок", "давай", "хорошо", "конечно")
 
 
@@ -87,8 +89,8 @@ def _answer_store(session_id: Any, card_id: str, text: str) -> tuple[AskSession,
     if card is None or card["id"] != card_id:
         virtual = undealt_card(locked) if card is None else None
         if virtual is None or virtual["id"] != card_id:
-            if _is_replay(locked, card_id, text):
-                return locked, None
+            if _answered(locked, card_id):
+                raise card_answered()
             raise invalid("Answer the card that is shown now.", card_id="not the current card")
         turn.deal(virtual, virtual["queue"], batch=virtual["batch"], analysis=virtual["analysis"])
         card = {**virtual, "message_id": turn.messages[-1].pk}
@@ -101,15 +103,20 @@ def _answer_store(session_id: Any, card_id: str, text: str) -> tuple[AskSession,
     return locked, pending
 
 
-def _is_replay(session: AskSession, card_id: str, text: str) -> bool:
-    """The same answer sent again (a mobile retry): nothing to do, nothing is an error."""
-    last = (
-        AskMessage.objects.filter(session=session, kind__in=["answer", "topic"], role="client")
-        .order_by("-id")
-        .values("payload", "text")
-        .first()
+def _answered(session: AskSession, card_id: str) -> bool:
+    """The card was answered already: a second tap, a retry, a concurrent answer that won."""
+    return AskMessage.objects.filter(
+        session=session, role=AskMessage.Role.CLIENT, payload__card_id=card_id
+    ).exists()
+
+
+def card_answered() -> ApplicationError:
+    """One card takes exactly one answer (SPEC §9); the API adds the current state."""
+    return ApplicationError(
+        CARD_ANSWERED,
+        gettext("This card has already been answered; the current state is attached."),
+        status=409,
     )
-    return bool(last) and last["payload"].get("card_id") == card_id and last["text"] == text
 
 
 def _client_answer(turn: Turn, card: dict[str, Any], text: str) -> Pending | None:

@@ -26,6 +26,14 @@ class IdempotencyRecord(models.Model):
     response_status = models.PositiveSmallIntegerField(null=True)
     response_body = models.JSONField(null=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # The session the request acted on (its URL's, or its response's `session_id`): the
+    # anonymisation of that session forgets the record, whoever sent the request.
+    session = models.ForeignKey(
+        "sessions_app.AskSession", null=True, on_delete=models.CASCADE, related_name="+"
+    )
+    # A staged request (api/idempotency.py) whose work committed: set in the same transaction
+    # as that work, so a retry after a crash knows the work is in and replays its result.
+    applied_at = models.DateTimeField(null=True)
 
     class Meta:
         constraints = [

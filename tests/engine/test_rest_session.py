@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from django.db import connection, connections
 from django.urls import reverse
 
 from psychologist.models import AnalysisRequest
+from sessions_app.api import idempotency
 from sessions_app.models import AskMessage, AskSession, SessionEvent
 
 pytestmark = pytest.mark.django_db
@@ -25,6 +29,34 @@ ANSWERS = [
     "Yes, I think that is enough for now, it makes sense.",
     "Nothing more comes to mind.",
 ]
+
+
+@contextmanager
+def key_held_elsewhere(user: Any, key: str) -> Iterator[None]:
+    """On PostgreSQL, another connection holds the key's advisory lock, as a request still
+    running does (`sessions_app.api.idempotency`); elsewhere the lease alone says so."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with connections["default"].cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_lock(%s)", [idempotency._lock_id(user, key)])
+                held.set()
+                done.wait(timeout=30)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert held.wait(timeout=10)
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 def url(name: str, session_id: Any) -> str:
@@ -177,14 +209,16 @@ def test_a_retried_answer_with_the_same_key_replays_and_stores_it_once(alice, ap
     assert AskMessage.objects.filter(kind=AskMessage.Kind.TOPIC).count() == 1
 
 
-def test_a_resent_answer_without_a_key_is_recognised_and_changes_nothing(alice, api_as):
+def test_a_resent_answer_without_a_key_is_409_with_the_current_state(alice, api_as):
     answer = first_card_answerer(api_as(alice))
     first = answer().json()
 
     again = answer()
 
-    assert again.status_code == 200
-    assert again.json() == first
+    # One card takes exactly one answer (SPEC §9): the resend is told so, and what to show.
+    assert again.status_code == 409
+    assert again.json()["code"] == "E_CARD_ANSWERED"
+    assert again.json()["state"] == first
     assert AskMessage.objects.filter(kind=AskMessage.Kind.TOPIC).count() == 1
 
 
@@ -206,11 +240,13 @@ def test_a_retry_while_the_first_request_still_runs_is_told_to_wait(alice, api_a
 
     answer = first_card_answerer(api_as(alice))
     first = answer(HTTP_IDEMPOTENCY_KEY="k")
-    # Pretend the first request is still running: its claim has no response yet.
+    # Pretend the first request is still running: its claim has no response yet (and, on
+    # PostgreSQL, its connection holds the key's advisory lock).
     record = IdempotencyRecord.objects.get(key="k")
     IdempotencyRecord.objects.filter(pk=record.pk).update(response_status=None)
 
-    again = answer(HTTP_IDEMPOTENCY_KEY="k")
+    with key_held_elsewhere(alice, "k"):
+        again = answer(HTTP_IDEMPOTENCY_KEY="k")
 
     assert first.status_code == 200
     assert again.status_code == 409
@@ -234,7 +270,11 @@ def test_a_claim_left_by_a_crashed_request_is_taken_over_after_its_lease(alice, 
 
     again = answer(HTTP_IDEMPOTENCY_KEY="crashed")
 
-    # Taken over and run again: the resent answer is recognised, nothing is stored twice.
+    # Its work had committed (the claim says so): the state it led to is replayed, the answer
+    # is not given again. (On PostgreSQL no lease is waited out: tests/sessions_app/
+    # test_idempotency_crash.py.)
     assert again.status_code == 200
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json() == fingerprint_source.json()
     assert AskMessage.objects.filter(kind=AskMessage.Kind.TOPIC).count() == 1
     assert IdempotencyRecord.objects.get(key="crashed").response_status == 200

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import datetime
+from typing import Any
 
 import pytest
 import time_machine
 from django.apps import apps
-from django.db import connection
+from django.db import connection, models
 
 from sessions_app.engine import graph
 from sessions_app.models import AskMessage, AskSession
@@ -48,13 +49,15 @@ def idle_session(user, *, last_activity_at: datetime, pairs=(), **fields) -> Ask
 
 
 def database_columns_containing(needle: str) -> list[str]:
-    """Every `table.column` of the database whose value, read as text, contains `needle`.
+    """Every `table.column` of the database whose value contains `needle`.
 
-    Every table, every column — text, JSON, anything — with raw SQL, so no model method, manager
-    or serializer can hide a leftover. The tables of every installed model must be among those
-    scanned, or the scan itself is incomplete.
+    Every table the database has, every column — text, JSON, binary, anything — with raw SQL,
+    so no model method, manager or serializer can hide a leftover; the tables of every
+    installed model must be among those scanned, or the scan itself is incomplete. Binary
+    columns are searched as bytes, and columns a model stores encoded (pickled, encrypted:
+    any field with its own `from_db_value`) are read back through the model and searched
+    decoded, so that no encoding hides the needle from the scan.
     """
-    quote = connection.ops.quote_name
     hits = []
     with connection.cursor() as cursor:
         tables = connection.introspection.table_names(cursor)
@@ -64,11 +67,32 @@ def database_columns_containing(needle: str) -> list[str]:
         assert model_tables <= set(tables), model_tables - set(tables)
         for table in tables:
             for column in connection.introspection.get_table_description(cursor, table):
-                cursor.execute(
-                    f"SELECT COUNT(*) FROM {quote(table)} "
-                    f"WHERE CAST({quote(column.name)} AS TEXT) LIKE %s",
-                    [f"%{needle}%"],
-                )
+                cursor.execute(*_containing(cursor, table, column, needle))
                 if cursor.fetchone()[0]:
                     hits.append(f"{table}.{column.name}")
+    return sorted(set(hits) | set(_decoded_columns_containing(needle)))
+
+
+def _containing(cursor: Any, table: str, column: Any, needle: str) -> tuple[str, list[Any]]:
+    quote = connection.ops.quote_name
+    kind = connection.introspection.get_field_type(column.type_code, column)
+    where = f"CAST({quote(column.name)} AS TEXT) LIKE %s"
+    value: Any = f"%{needle}%"
+    if kind == "BinaryField" and connection.vendor == "postgresql":
+        where, value = f"position(%s::bytea IN {quote(column.name)}) > 0", needle.encode()
+    return f"SELECT COUNT(*) FROM {quote(table)} WHERE {where}", [value]
+
+
+def _decoded_columns_containing(needle: str) -> list[str]:
+    hits = []
+    for model in apps.get_models(include_auto_created=True):
+        encoded = [
+            field
+            for field in model._meta.concrete_fields
+            if hasattr(field, "from_db_value") and not isinstance(field, models.JSONField)
+        ]
+        for field in encoded:
+            values = model._base_manager.values_list(field.attname, flat=True)
+            if any(needle in repr(value) for value in values.iterator()):
+                hits.append(f"{model._meta.db_table}.{field.column}")
     return hits

@@ -296,3 +296,57 @@ def test_the_event_payloads_can_be_rewritten_only_inside_the_anonymisation_trans
     with pytest.raises(RuntimeError, match="only inside"):
         redaction.event_payloads_redact(session)
     assert SessionEvent.objects.get(session=session).payload == {"answer": CANARY}
+
+
+def test_what_staff_and_the_client_sent_with_idempotency_keys_goes_with_the_session(
+    alice, erin, api_as, django_capture_on_commit_callbacks
+):
+    """Stored replays of every writer (the counselor's message, a risk change's reason, a steer
+    note, the client's own words) are copies of the session's text: scrubbed with it."""
+    client, counselor = api_as(alice), api_as(erin)
+    session_id = client.post("/api/ask/sessions", {}, format="json").json()["_id"]
+    url = f"/api/ask/sessions/{session_id}"
+    client.post(f"{url}/messages", {"text": "Work"}, format="json")
+    client.post(f"{url}/messages", {"text": "I want to kill myself"}, format="json")
+    keyed = {"format": "json", "HTTP_IDEMPOTENCY_KEY": "k"}
+    sent = [
+        counselor.post(f"{url}/claim", **{**keyed, "HTTP_IDEMPOTENCY_KEY": "claim"}),
+        counselor.post(f"{url}/take-over", **{**keyed, "HTTP_IDEMPOTENCY_KEY": "take-over"}),
+        counselor.post(f"{url}/counselor-messages", {"text": f"I am here, {CANARY}"}, **keyed),
+        counselor.post(
+            f"{url}/steer",
+            {"text": f"Ask about {CANARY}"},
+            **{**keyed, "HTTP_IDEMPOTENCY_KEY": "s"},
+        ),
+        counselor.post(
+            f"{url}/risk",
+            {"level": "L2", "reason": f"Safety plan with {CANARY}"},
+            **{**keyed, "HTTP_IDEMPOTENCY_KEY": "r"},
+        ),
+        client.post(f"{url}/messages", {"text": f"Thank you, {CANARY}"}, **keyed),
+    ]
+    assert [response.status_code for response in sent] == [200, 200, 201, 201, 200, 200], [
+        response.content for response in sent
+    ]
+    assert "sessions_app_idempotencyrecord.response_body" in database_columns_containing(CANARY)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.delete(url).status_code == 204
+
+    assert database_columns_containing(CANARY) == []
+
+
+def test_the_probe_reads_encoded_columns_decoded(alice):
+    """A needle pickled into a job's arguments is found: the scan cannot be fooled by encoding."""
+    from django_q.models import Task as Job
+
+    Job.objects.create(
+        id="a" * 32,
+        name="probe",
+        func="sessions_app.tasks.session_anonymise",
+        args=(f"words: {CANARY}",),
+        started=NOW,
+        stopped=NOW,
+        success=True,
+    )
+    assert database_columns_containing(CANARY) == ["django_q_task.args"]

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sessions_app', '0018_workline_compacted_questions'),
+        ('sessions_app', '0019_idempotency_session_applied'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -94,3 +94,11 @@ def test_the_lexicons_read_at_most_the_analysed_characters(name: str, monkeypatc
 def test_a_quote_read_back_is_short_even_of_one_long_word() -> None:
     assert len(listening.quote(HOSTILE["one word"], "en")) <= 120  # listening.QUOTE_CHARS
 
+
+@pytest.mark.django_db
+def test_a_message_of_zero_width_spaces_is_empty(api_as: Any) -> None:
+    client = person(api_as, "invisible")
+    session_id, _ = start(client, "work has been hard lately")
+    response = client.post(url("messages", session_id), {"text": "\u200b\u2060"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "E_VALIDATION"

@@ -5,7 +5,10 @@ Rows are the analysers the turn and its batch run over the client's words (the s
 rules and learned layer, language detection, the fatigue and meta lexicon, the mood, the
 offline Analyst's listening, the agent hygiene filter, the Russian gender votes), and the offline
 Analyst and Narrator as a whole; columns are the inputs. Each figure is the slowest of a few
-runs, in milliseconds, after one warm-up (the encoder and the lexicons load once per process).
+runs, in milliseconds, after one warm-up (the encoder and the lexicons load once per process),
+with the per-text and per-word caches cleared (a hostile text is new). `judge` is the verdict
+as the turn asks it, with two earlier messages read together; the total adds up the other rows
+(judge repeats the rules and the learned layer).
 Django is set up (settings only, no database). Run from the repo root:
 `python bench/hostile_input.py`.
 

@@ -13,9 +13,11 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.translation import gettext
 from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
+from sessions_app.engine.words import visible
 from sessions_app.models import (
     SESSION_SUMMARY_MAX,
     SESSION_TITLE_MAX,
@@ -147,6 +149,12 @@ class CounselorHandoffSerializer(StrictSerializer):
     handoff_reason = serializers.CharField(max_length=200, allow_blank=True, required=False)
     counselor_id = serializers.IntegerField(min_value=1, max_value=INT64_MAX)
     handoff_time = serializers.DateTimeField()
+
+    def validate_handoff_reason(self, value: str) -> str:
+        # Empty is "none given"; zero-width spaces pretend to be a reason (issue 28).
+        if value and not visible(value):
+            raise serializers.ValidationError(gettext("A reason must show something, or be empty."))
+        return value
 
 
 def conversation_variables_field(**kwargs: Any) -> serializers.JSONField:

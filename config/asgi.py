@@ -17,6 +17,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry)
 
+from sessions_app.edge.limits import BodyLimitMiddleware, daphne_body_limit  # noqa: E402
 from sessions_app.engine import language  # noqa: E402
 from sessions_app.engine.safety import learned  # noqa: E402
 from sessions_app.realtime.auth import WebsocketAuthMiddleware  # noqa: E402
@@ -28,9 +29,11 @@ from sessions_app.realtime.routing import websocket_urlpatterns  # noqa: E402
 language.warm()
 learned.warm()
 
+# A body over the limit is refused as it arrives, not spooled to disk first (sessions_app.edge).
+daphne_body_limit()
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": BodyLimitMiddleware(django_asgi_app),
         "websocket": WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns)),
     }
 )

@@ -10,6 +10,7 @@ unchanged; only the provider is chosen per session, around each call, by `provid
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from psychologist.llm.registry import Provider, binding_for_agent, get_provider, providers_replaced
 from psychologist.llm.scripted import ScriptedProvider, recording_errors
@@ -37,6 +39,7 @@ OFFLINE_MODEL = "offline-rules-v1"
 ANTHROPIC_FALLBACK_MODEL = "claude-haiku-4-5"
 SCRIPT_MAX_RECORDINGS = 200
 SCRIPT_MAX_DEPTH = 64
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def anthropic_available() -> bool:
@@ -56,6 +59,11 @@ def script_parse(raw: str) -> list[dict[str, Any]]:
         data = None
     if data is None or _depth_over(data, SCRIPT_MAX_DEPTH):
         raise _script_invalid(f"The script nests deeper than {SCRIPT_MAX_DEPTH} levels.")
+    if _unstorable(data):
+        # PostgreSQL's jsonb refuses both (a 500 whose log line quoted the script).
+        raise _script_invalid(
+            _("The script holds \\u0000 or a lone surrogate: neither can be stored.")
+        )
     if isinstance(data, dict) and isinstance(data.get("turns"), list):
         data = _scenario_recordings(data["turns"])
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
@@ -102,6 +110,21 @@ def _depth_over(data: Any, limit: int) -> bool:
         children = value.values() if isinstance(value, dict) else value
         if isinstance(value, dict | list):
             stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _unstorable(data: Any) -> bool:
+    """Whether a string or key anywhere in `data` holds NUL or a lone surrogate."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str) and _UNSTORABLE.search(value):
+            return True
     return False
 
 

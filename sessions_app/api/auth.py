@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from sessions_app import services
 from sessions_app.api.base import ApiView, LoginThrottle, errors
 from sessions_app.api.errors import ErrorOutput
-from sessions_app.api.serializers import LoginInput, LoginOutput
+from sessions_app.api.serializers import LoginInput, LoginOutput, credential_impossible
 from sessions_app.edge.hashing import password_check
 from sessions_app.edge.lockout import lockout_response
 from sessions_app.errors import ApplicationError
@@ -32,7 +32,11 @@ class LoginApi(ApiView):
         responses={
             200: LoginOutput,
             400: OpenApiResponse(ErrorOutput, description="E_VALIDATION"),
-            401: OpenApiResponse(ErrorOutput, description="E_UNAUTHENTICATED (bad credentials)"),
+            401: OpenApiResponse(
+                ErrorOutput,
+                description="E_UNAUTHENTICATED (bad credentials; also a username or password "
+                "no account can have: one holding a NUL character or a lone surrogate)",
+            ),
             429: OpenApiResponse(
                 ErrorOutput,
                 description="E_THROTTLED; E_LOCKED_OUT (too many failed sign-ins, as on /login/)",
@@ -43,6 +47,9 @@ class LoginApi(ApiView):
     def post(self, request: Request) -> Response:
         data = LoginInput(data=request.data)
         data.is_valid(raise_exception=True)
+        if any(credential_impossible(value) for value in data.validated_data.values()):
+            # Never sent on to the database (PostgreSQL refuses NUL) nor to the hasher.
+            raise ApplicationError("E_UNAUTHENTICATED", "Invalid username or password.", status=401)
         # The staff pages' lockout policy (django-axes) applies here too: its backend refuses a
         # locked account or address before the password is checked.
         with password_check():

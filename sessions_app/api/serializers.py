@@ -12,8 +12,12 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.translation import gettext
 from rest_framework import serializers
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
+from sessions_app.engine.words import visible
 from sessions_app.models import (
     SESSION_SUMMARY_MAX,
     SESSION_TITLE_MAX,
@@ -145,6 +149,12 @@ class CounselorHandoffSerializer(StrictSerializer):
     handoff_reason = serializers.CharField(max_length=200, allow_blank=True, required=False)
     counselor_id = serializers.IntegerField(min_value=1, max_value=INT64_MAX)
     handoff_time = serializers.DateTimeField()
+
+    def validate_handoff_reason(self, value: str) -> str:
+        # Empty is "none given"; zero-width spaces pretend to be a reason (issue 28).
+        if value and not visible(value):
+            raise serializers.ValidationError(gettext("A reason must show something, or be empty."))
+        return value
 
 
 def conversation_variables_field(**kwargs: Any) -> serializers.JSONField:
@@ -496,13 +506,38 @@ class NotificationListFilter(serializers.Serializer):
     unread = serializers.BooleanField(required=False, default=False, help_text="Unread only.")
 
 
+_PROHIBITING = (ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator)
+
+
+class CredentialField(serializers.CharField):
+    """A username or password as typed: any string. One holding a NUL or a lone surrogate can
+    belong to no account (none can be set), so the view answers it as the wrong credential it
+    is — its documented 401/403 — instead of DRF's undocumented "Null characters are not
+    allowed" 400."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators = [
+            v
+            for v in self.validators
+            if not isinstance(
+                v, ProhibitNullCharactersValidator | ProhibitSurrogateCharactersValidator
+            )
+        ]
+
+
+def credential_impossible(value: str) -> bool:
+    """Whether no account can have this username or password (nor may it reach the database)."""
+    return "\x00" in value or any(0xD800 <= ord(ch) <= 0xDFFF for ch in value)
+
+
 class ExportInput(StrictSerializer):
-    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+    password = CredentialField(max_length=4096, trim_whitespace=False)
 
 
 class LoginInput(StrictSerializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+    username = CredentialField(max_length=150)
+    password = CredentialField(max_length=4096, trim_whitespace=False)
 
 
 class LoginOutput(serializers.Serializer):

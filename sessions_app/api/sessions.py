@@ -45,6 +45,7 @@ from sessions_app.api.serializers import (
     SessionListItemOutput,
     SessionOutput,
     SessionPatchInput,
+    credential_impossible,
     session_list_columns,
     session_list_items,
 )
@@ -289,7 +290,8 @@ class ExportApi(ApiView):
             200: ExportOutput,
             **errors(
                 s400="E_VALIDATION",
-                s403="E_PASSWORD_INVALID (wrong password), E_FORBIDDEN (clients only)",
+                s403="E_PASSWORD_INVALID (wrong password, also one holding a NUL character or a "
+                "lone surrogate), E_FORBIDDEN (clients only)",
             ),
         },
         description="All of the caller's own sessions, messages, homework and profile, after "
@@ -299,7 +301,8 @@ class ExportApi(ApiView):
         if role_of(request.user) is not Role.CLIENT:
             raise forbidden("Only clients export their data.")
         data = validated(ExportInput(data=request.data))
-        if not request.user.check_password(data["password"]):
+        password = data["password"]
+        if credential_impossible(password) or not request.user.check_password(password):
             raise ApplicationError("E_PASSWORD_INVALID", "The password is wrong.", status=403)
         body = {
             "exported_at": timezone.now(),

@@ -42,16 +42,16 @@ def sentences(text: str) -> list[str]:
 
 # --- paths ------------------------------------------------------------------------------------
 
-_URL = re.compile(r"\b(?!file:)[a-z][a-z0-9+.-]*://[^\s\"'«»<>]+", re.IGNORECASE)
+_URL = re.compile(r"(?<![a-z0-9+.-])(?!file:)[a-z][a-z0-9+.-]*://[^\s\"'«»<>]+", re.IGNORECASE)
 _PATH = re.compile(
     r"""(?:
         (?<![\w])[A-Za-z]:[\\/]                              # C:\dir, D:/dir
       | \\\\[\w.$-]+                                         # \\server\share
-      | [\w.$%-]+\\[\w.$%-]+                                 # dir\file, %APPDATA%\x
+      | (?<![\w.$%-])[\w.$%-]+\\[\w.$%-]+                    # dir\file, %APPDATA%\x
       | \bfile:/                                             # file:///etc/x
       | (?<![\w/])(?:~|\.{1,2})?/(?:[\w.@-]+/)*[\w.@-]*[A-Za-z_][\w.@-]*   # /abs, ~/x, ./x
-      | [\w.@-]+/(?:[\w.@-]+/)+[\w.@-]*                      # dir/sub/leaf (two slashes)
-      | \b[\w-]+\.(?:md|txt|json|ya?ml|csv|log|db|sqlite3?|docx?|pdf|xlsx?|py|ini|cfg)\b
+      | (?<![\w.@-])[\w.@-]+/(?:[\w.@-]+/)+[\w.@-]*          # dir/sub/leaf (two slashes)
+      | (?<![\w-])[\w-]+\.(?:md|txt|json|ya?ml|csv|log|db|sqlite3?|docx?|pdf|xlsx?|py|ini|cfg)\b
     )""",
     re.VERBOSE,
 )

@@ -65,6 +65,7 @@ def normal_form(word: str) -> str:
 
 def detect(text: str) -> str | None:
     """ "en", "ru", "zh", or None when the text is too short or mixed to tell."""
+    text = lexicon.analysed(text)
     cjk, cyrillic, latin = (len(p.findall(text)) for p in (CJK, CYRILLIC, LATIN))
     # A Chinese character carries about a word: weighed against letters, it counts three.
     if cjk >= MIN_CJK and cjk * 3 >= cyrillic + latin:
@@ -84,7 +85,7 @@ def russian_gender(texts: Iterable[str]) -> str:
     """The gender the client's first-person Russian agrees in, by majority; "" when unknown."""
     votes: Counter[str] = Counter()
     for text in texts:
-        votes.update(_text_genders(str(text)))
+        votes.update(_text_genders(lexicon.analysed(str(text))))
     if votes[FEMININE] == votes[MASCULINE]:
         return ""
     return FEMININE if votes[FEMININE] > votes[MASCULINE] else MASCULINE

@@ -284,6 +284,25 @@ NEGATIONS = frozenset({"not", "no", "never", "n't", "isn't", "don't", "didn't", 
 
 _WORD = re.compile(r"[\w']+", re.UNICODE)
 
+# What the lexicons, the mood, the language and gender readers and the offline listening read
+# of one text (issue 28): a hostile message (4,000 emoji, one 4,000-letter word, a pile of
+# combining marks) cost minutes of CPU in VADER. A run of one character is read as three, a
+# pile of combining marks as two, and a long text as its beginning and its end — where a
+# client's topic, its fatigue and its question stand. The safety net's rules read every word.
+ANALYSED_CHARS = 1000
+_RUN = re.compile(r"(.)\1{3,}", re.DOTALL)
+_MARK = r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
+_MARKS = re.compile(rf"({_MARK}{{2}}){_MARK}+")
+
+
+def analysed(text: str) -> str:
+    """`text` as the analysers read it: at most ANALYSED_CHARS characters, linear to make."""
+    text = _MARKS.sub(r"\1", _RUN.sub(r"\1\1\1", text))
+    if len(text) <= ANALYSED_CHARS:
+        return text
+    half = ANALYSED_CHARS // 2
+    return f"{text[: half - 1]}\n{text[-half:]}"
+
 
 def fold(text: str) -> str:
     """Traditional Chinese folded to simplified; other text as it is."""
@@ -329,7 +348,7 @@ def _languages(locale: str) -> list[str]:
 def _matches(
     table: dict[str, re.Pattern[str]], text: str, langs: Iterable[str], *, negatable: bool
 ) -> bool:
-    clean = normalize(text)
+    clean = normalize(analysed(text))
     for sentence in re.split(r"(?<=[.!?;])\s+|\n|(?<=[。！？；])", clean):
         for lang in langs:
             pattern = table.get(lang)
@@ -366,6 +385,7 @@ def detect_reschedule(text: str, locale: str = "en") -> bool:
 
 def mood_score(text: str, locale: str = "en") -> int:
     """Positive minus negative mood words; a negation right before a word flips it."""
+    text = analysed(text)
     if CJK.search(text):
         return _zh_mood(normalize(text))
     tokens = words(text)
@@ -434,6 +454,7 @@ def _vader() -> Any:
 
 def mood_value(text: str, locale: str = "en") -> float:
     """The mood of a text in [-1, 1]; 0 for a text that shows none."""
+    text = analysed(text)
     if not text.strip():
         return 0.0
     if CJK.search(text):
@@ -441,8 +462,39 @@ def mood_value(text: str, locale: str = "en") -> float:
     elif re.search(r"[а-яё]", text, re.IGNORECASE):
         total = _ru_mood_value(words(text))
     else:
-        return float(_vader().polarity_scores(text)["compound"])
-    return total / math.sqrt(total * total + 15) if total else 0.0
+        total = _vader_total(text)
+    return total / math.sqrt(total * total + VADER_ALPHA) if total else 0.0
+
+
+# VADER's own checks are quadratic in the words of what it is given (each negation check
+# lower-cases the whole text again) and it reads each emoji as its description, several words:
+# it is given one sentence at a time, at most VADER_WORDS words each, and the first VADER_EMOJI
+# emoji of the text. The sentences' compounds are summed back as VADER sums its valences, so a
+# text of one short sentence reads exactly as before.
+VADER_WORDS = 40
+VADER_EMOJI = 12
+VADER_ALPHA = 15
+_VADER_SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
+
+
+def _vader_total(text: str) -> float:
+    analyzer = _vader()
+    kept, emoji = [], 0
+    for ch in text:
+        if ch in analyzer.emojis:
+            emoji += 1
+            if emoji > VADER_EMOJI:
+                continue
+        kept.append(ch)
+    total = 0.0
+    for sentence in _VADER_SENTENCE.findall("".join(kept)):
+        tokens = sentence.split()
+        for start in range(0, len(tokens), VADER_WORDS):
+            chunk = " ".join(tokens[start : start + VADER_WORDS])
+            compound = analyzer.polarity_scores(chunk)["compound"]
+            size = min(0.9999, abs(compound))  # the valence sum VADER squashed, recovered
+            total += math.copysign(size * math.sqrt(VADER_ALPHA / (1 - size * size)), compound)
+    return total
 
 
 def _ru_mood_value(tokens: list[str]) -> float:

@@ -15,6 +15,7 @@ from django.db import transaction
 from sessions_app.engine.crisis import risk_escalate, risk_now
 from sessions_app.engine.dealer import Turn, session_locked
 from sessions_app.engine.flows import CRISIS_FLOW
+from sessions_app.engine.words import visible
 from sessions_app.errors import invalid
 from sessions_app.events import EventType, actor_label, event_by
 from sessions_app.models import AskSession, RiskLevel
@@ -32,7 +33,8 @@ def risk_level_set(*, session: AskSession, level: str, reason: str, by: Any) -> 
         raise invalid(f"A risk level is one of {', '.join(RiskLevel.values)}.", level="unknown")
     if level == previous:
         raise invalid(f"The risk level is {previous} already.", level="unchanged")
-    if level < previous and not reason:
+    # A reason of zero-width spaces is no reason: it must show something a person can read.
+    if level < previous and not visible(reason):
         raise invalid("Say why the risk is lower: it stays on the record.", reason="required")
     if len(reason) > REASON_MAX:
         raise invalid(f"At most {REASON_MAX} characters.", reason=f"over {REASON_MAX}")

@@ -5,6 +5,7 @@ Analyst (a `Pending` batch). Called by the turn loop and by the closing's last t
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from sessions_app import texts
@@ -25,8 +26,14 @@ from sessions_app.models import AskMessage, AskSession
 TEXT_MAX = 4000
 
 
+def visible(text: str) -> bool:
+    """Whether `text` shows anything: a letter, digit, punctuation or symbol (an emoji), not
+    only spaces, zero-width or format characters, controls, or marks on nothing (issue 28)."""
+    return any(unicodedata.category(ch)[0] in "LNPS" for ch in text)
+
+
 def text_clean(text: Any, field: str = "text") -> str:
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or not visible(text):
         raise invalid("Write something first.", **{field: "must not be empty"})
     text = text.strip()
     if len(text) > TEXT_MAX:

@@ -276,6 +276,17 @@ def test_a_handoff_must_name_a_counselor(alice, charlie, service_account, api_as
     assert_error(response, 400, "E_VALIDATION")
 
 
+def test_a_handoff_reason_of_zero_width_spaces_is_no_reason(alice, bob, service_account, api_as):
+    session = factories.AskSessionFactory(user=alice)
+    handoff = {"counselor_id": bob.pk, "handoff_time": "2026-01-01T00:00:00Z"}
+    body = {"counselor_handoff": {**handoff, "handoff_reason": "\u200b\u200b"}}
+    response = api_as(service_account).patch(detail(session), body, format="json")
+    assert_error(response, 400, "E_VALIDATION")
+    assert "counselor_handoff.handoff_reason" in response.json()["fields"]
+    body = {"counselor_handoff": {**handoff, "handoff_reason": ""}}  # none given: still fine
+    assert api_as(service_account).patch(detail(session), body, format="json").status_code == 200
+
+
 def test_a_message_count_over_100_is_e_session_too_long(alice, service_account, api_as):
     session = factories.AskSessionFactory(user=alice, message_count=99)
     ok = api_as(service_account).patch(detail(session), {"message_count": 100}, format="json")

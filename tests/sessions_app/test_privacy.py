@@ -3,6 +3,7 @@ field name anywhere in its JSON; staff responses do (the positive control)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -109,6 +110,14 @@ def test_the_export_needs_the_right_password(alice, api_as):
     response = api_as(alice).post(reverse("sessions:export"), {}, format="json")
     assert response.status_code == 400
     assert response.json()["fields"]["password"]
+
+
+@pytest.mark.parametrize("password", ["pw-for-tests-1\x00", "\ud800"])
+def test_an_export_password_no_account_can_have_is_the_documented_403(alice, api_as, password):
+    body = json.dumps({"password": password})  # a lone surrogate escaped, as a fuzzer sends it
+    response = api_as(alice).post(reverse("sessions:export"), body, content_type="application/json")
+    assert response.status_code == 403
+    assert response.json()["code"] == "E_PASSWORD_INVALID"
 
 
 def test_every_task_field_is_classified_and_none_is_p3():

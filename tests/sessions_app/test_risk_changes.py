@@ -99,3 +99,35 @@ def test_the_session_page_shows_who_lowered_the_risk_and_why(client, api_as, bob
     page = client.get(f"/sessions/{escalated.pk}/").content.decode()
     assert "L4 → L2" in page
     assert reason in page
+
+
+INVISIBLE = [
+    "\u200b\u200b\u200b",
+    "\u200b \u2060\ufeff",
+    "\u00a0\u3000",
+    "\u0301\u0302",
+    "\x01\x02",
+]
+
+
+@pytest.mark.parametrize("reason", INVISIBLE)
+def test_a_reason_that_shows_nothing_is_no_reason(api_as, bob, escalated, reason):
+    response = api_as(bob).post(
+        risk_url(escalated), {"level": "L1", "reason": reason}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "E_VALIDATION"
+    assert "reason" in response.json()["fields"]
+    escalated.refresh_from_db()
+    assert escalated.final_risk_level == "L4"
+
+
+def test_the_session_page_refuses_a_reason_of_zero_width_spaces(client, bob, escalated):
+    client.force_login(bob)
+    url = f"/sessions/{escalated.pk}/risk/"
+    client.post(url, {"level": "L1", "reason": "\u200b" * 5}, HTTP_HX_REQUEST="true")
+    escalated.refresh_from_db()
+    assert escalated.final_risk_level == "L4"
+    client.post(url, {"level": "L1", "reason": "A line from a film."}, HTTP_HX_REQUEST="true")
+    escalated.refresh_from_db()
+    assert escalated.final_risk_level == "L1"  # the same form, with a reason, is heard

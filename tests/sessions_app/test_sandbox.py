@@ -141,6 +141,34 @@ def test_every_malformed_recording_is_a_form_error_on_the_script_field(dana, scr
     assert not SandboxSession.objects.exists()
 
 
+UNSTORABLE_SCRIPTS = {
+    "nul-in-a-text": '[{"text": "canary-sbx \\u0000 here"}]',
+    "lone-surrogate-in-a-text": '[{"text": "canary-sbx \\ud800 here"}]',
+    "nul-in-an-output-key": '[{"agent": "analyst", "output": {"canary-sbx\\u0000": 1}}]',
+    "surrogate-in-a-scenario": '{"turns": [{"model": [{"text": "canary-sbx \\udfff"}]}]}',
+}
+
+
+@pytest.mark.parametrize("script", UNSTORABLE_SCRIPTS.values(), ids=UNSTORABLE_SCRIPTS.keys())
+@pytest.mark.parametrize("how", ["pasted", "uploaded"])
+def test_a_script_postgresql_cannot_store_is_a_form_error_and_never_logged(
+    dana, script, how, caplog
+):
+    # On PostgreSQL jsonb refuses \u0000 and lone surrogates: this was a 500 whose log line
+    # quoted the script.
+    data = {"agent": "cbt_specialist", "flow": "reflection_session", "locale": "en"}
+    data |= {"provider": "scripted"}
+    if how == "pasted":
+        data["script"] = script
+    else:
+        data["script_file"] = SimpleUploadedFile("script.json", script.encode())
+    response = signed_in(dana).post(reverse("pages:sandbox-start"), data)
+    assert response.status_code == 400
+    assert "can be stored" in " ".join(response.context["form"].errors["script"])
+    assert not SandboxSession.objects.exists()
+    assert "canary-sbx" not in caplog.text
+
+
 def test_the_scripted_provider_refuses_a_recording_outside_its_schema_on_replay():
     provider = ScriptedProvider([{"tool_calls": [1]}])
     with pytest.raises(LLMError) as caught:

@@ -28,6 +28,7 @@ DISTORTIONS = tuple(DATA["en"]["listening"]["distortions"])
 THEMES = tuple(DATA["en"]["listening"]["themes"])
 QUOTE_WORDS = 12
 QUOTE_CHARS_ZH = 24
+QUOTE_CHARS = 120  # one 4,000-letter "word" is not read back whole
 # A clause worth quoting back holds at least this many words (not "idk", "да").
 QUOTABLE_WORDS = 3
 _CLAUSE = re.compile(r"[^.!?;。！？；\n]+")
@@ -79,7 +80,7 @@ def _patterns(lang: str, key: str) -> dict[str, re.Pattern[str]]:
 
 def hear(text: str, lang: str) -> Heard:
     heard = Heard()
-    for clause in clauses(text):
+    for clause in clauses(lexicon.analysed(text)):
         clean = lexicon.normalize(clause)
         for theme in _themes_in_clause(clean, lang):
             heard.themes.setdefault(theme, clause)
@@ -127,12 +128,14 @@ def quote(clause: str, lang: str) -> str:
     if lang == "zh":
         return clause if len(clause) <= QUOTE_CHARS_ZH else clause[: QUOTE_CHARS_ZH - 1] + "…"
     words = clause.split()
-    return clause if len(words) <= QUOTE_WORDS else " ".join(words[:QUOTE_WORDS]) + "…"
+    if len(words) > QUOTE_WORDS:
+        clause = " ".join(words[:QUOTE_WORDS]) + "…"
+    return clause if len(clause) <= QUOTE_CHARS else clause[: QUOTE_CHARS - 1] + "…"
 
 
 def quotable(text: str, lang: str) -> str:
     """The clause of `text` most worth reading back (the longest), or "" when none is."""
-    best = max(clauses(text), key=lambda c: len(lexicon.words(c)), default="")
+    best = max(clauses(lexicon.analysed(text)), key=lambda c: len(lexicon.words(c)), default="")
     return best if len(lexicon.words(best)) >= QUOTABLE_WORDS else ""
 
 

@@ -400,9 +400,15 @@ def alert_chain(events: list[Any]) -> tuple[list[dict[str, Any]], list[dict[str,
     for event in wanted:
         who = names.get(event.payload.get("counselor_id") or event.actor_user_id or 0, "")
         item = {"id": event.pk, "type": event.type, "at": event.created_at, "who": who}
-        item |= {"payload": event.payload}
+        # The log keeps what each writer of its day wrote: a count the page pluralises on is
+        # read here, and one missing or malformed is unknown (None), never a failed page.
+        item |= {"payload": event.payload, "notified": _count(event.payload.get("notified"))}
         (steers if event.type == EventType.STEER_NOTED else chain).append(item)
     return chain, steers
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def risk_changes(events: list[Any]) -> list[dict[str, Any]]:

@@ -62,10 +62,11 @@ def _agent_resolve(
         snapshot = default.snapshot() if default else _builtin_snapshot(key)
         return None, AgentOrigin.SYSTEM_DEFAULT, key, snapshot
     agent = AskAgent.objects.filter(pk=agent_id).first()
+    if agent is not None and agent.origin == AgentOrigin.USER_CUSTOM and agent.owner_id != owner.pk:
+        agent = None
     if agent is None:
-        raise _agent_invalid("The custom agent does not exist.")
-    if agent.origin == AgentOrigin.USER_CUSTOM and agent.owner_id != owner.pk:
-        raise _agent_invalid("The custom agent belongs to someone else.")
+        # One answer for "no such agent" and "another client's": ids must not tell which exist.
+        raise _agent_invalid("No agent with this id is available to this client.")
     if origin is not None and origin != agent.origin:
         raise _agent_invalid(f"The agent's origin is {agent.origin}, not {origin}.")
     if agent_key is not None and agent_key != agent.key:

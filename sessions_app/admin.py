@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from sessions_app.access import agents_visible_to
 from sessions_app.engine.crisis import risk_now
 from sessions_app.engine.risk import REASON_MAX, risk_level_set
 from sessions_app.models import (
@@ -350,12 +351,16 @@ class SessionEventAdmin(NoWrites, CounselorScopedAdmin):
 
 
 @admin.register(AskAgent)
-class AskAgentAdmin(admin.ModelAdmin):
+class AskAgentAdmin(ScopedAdmin):
     list_display = ("name", "key", "origin", "owner", "version", "external_agent_id")
     list_filter = ("key", "origin")
     search_fields = ("name", "persona", "external_agent_id", "owner__username")
     list_select_related = ("owner",)
     autocomplete_fields = ("owner",)
+
+    def scope(self, queryset: QuerySet[AskAgent], user: Any) -> QuerySet[AskAgent]:
+        # A client's custom agent names that client: the caseload's only, as its sessions.
+        return queryset & agents_visible_to(user)
 
 
 @admin.register(UserProfile)

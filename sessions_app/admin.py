@@ -289,6 +289,14 @@ class AskSessionAdmin(CounselorScopedAdmin):
             '<a href="{}?session__id__exact={}">{} messages</a>', url, obj.pk, obj.messages.count()
         )
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A crisis session's type is its history, as `intervention_triggered` is: a PATCH does
+        # not clear it (services.session_update), nor does the admin.
+        fields = super().get_readonly_fields(request, obj)
+        if obj is not None and obj.session_type == AskSession.SessionType.CRISIS_INTERVENTION:
+            return (*fields, "session_type")
+        return fields
+
     def save_model(self, request: HttpRequest, obj: AskSession, form: Any, change: bool) -> None:
         if change:
             # Only what the form changed: a full save would write back the risk as it was read,

@@ -202,6 +202,10 @@ _RULED_FIELDS = frozenset(
 
 
 _RISK_FIELDS = frozenset({"initial_risk_level", "final_risk_level"})
+_RISK_LOWERED = {
+    "initial_risk_level": "the level the session began at stays on record",
+    "final_risk_level": "lowering needs a reason (POST /risk)",
+}
 
 
 def _risk_lowered(session: AskSession, changes: dict[str, Any]) -> dict[str, str]:
@@ -214,11 +218,11 @@ def _risk_lowered(session: AskSession, changes: dict[str, Any]) -> dict[str, str
     for name in sorted(_RISK_FIELDS & set(changes)):
         now = getattr(session, name) or RiskLevel.L0
         if (changes[name] or RiskLevel.L0) < now:
-            lowered[name] = "lowering needs a reason (POST /risk)"
+            lowered[name] = _RISK_LOWERED[name]
     final = changes.get("final_risk_level", session.final_risk_level)
     if final != session.final_risk_level and (final or RiskLevel.L0) < before:
         # Under the level the session began at: the running risk would read lower.
-        lowered["final_risk_level"] = "lowering needs a reason (POST /risk)"
+        lowered["final_risk_level"] = _RISK_LOWERED["final_risk_level"]
     if session.intervention_triggered and changes.get("intervention_triggered") is False:
         lowered["intervention_triggered"] = "an intervention, once triggered, stays on record"
     crisis = AskSession.SessionType.CRISIS_INTERVENTION

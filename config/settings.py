@@ -93,6 +93,8 @@ MIDDLEWARE = [
     # First: at most REQUESTS_RUNNING requests of a process run at a time, the rest wait.
     "sessions_app.edge.running.RequestsRunningMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Every answer under /api/ is the caller's own: no cache keeps it (413 and 503 included).
+    "sessions_app.edge.caching.ApiNoStoreMiddleware",
     # Before sessions, CSRF and auth: an oversized request is refused before anything reads it.
     "sessions_app.edge.limits.RequestLimitsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",

@@ -13,7 +13,15 @@ from typing import Any
 from django.db.models import Q
 
 from sessions_app.errors import ApplicationError
-from sessions_app.models import AskSession, CaseloadAssignment, Notification, SandboxSession, Task
+from sessions_app.models import (
+    AgentOrigin,
+    AskAgent,
+    AskSession,
+    CaseloadAssignment,
+    Notification,
+    SandboxSession,
+    Task,
+)
 from sessions_app.privacy import CLIENT_MAX_PRIVACY, STAFF_MAX_PRIVACY, Privacy
 from sessions_app.roles import Role, role_of
 
@@ -160,6 +168,24 @@ def sessions_visible_to(user: Any, *, include_deleted: bool = False) -> Any:
     if not (include_deleted and role is Role.OPS):
         sessions = sessions.filter(is_deleted=False)
     return sessions
+
+
+def agents_visible_to(user: Any) -> Any:
+    """The agents `user` may list: ops every one; anyone else the shared ones (system defaults,
+    templates) and the custom agents of the clients it may read — itself, or for a counselor
+    its caseload and the owners of sessions handed off to it. A custom agent names its client,
+    so another client's is as unknown as that client's sessions (SPEC §1)."""
+    agents = AskAgent.objects.all()
+    role = role_of(user)
+    if role is Role.OPS:
+        return agents
+    if role is None:
+        return agents.none()
+    readable = Q(owner=user) | Q(owner_id__in=sessions_visible_to(user).values("user_id"))
+    if role is Role.COUNSELOR:
+        caseload = CaseloadAssignment.objects.filter(counselor=user).values("client_id")
+        readable |= Q(owner_id__in=caseload)
+    return agents.filter(~Q(origin=AgentOrigin.USER_CUSTOM) | readable)
 
 
 def _may_read(user: Any, role: Role | None, session: AskSession) -> bool:

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from sessions_app.access import agents_visible_to
 from sessions_app.engine.crisis import risk_now
 from sessions_app.engine.risk import REASON_MAX, risk_level_set
 from sessions_app.models import (
@@ -288,6 +289,14 @@ class AskSessionAdmin(CounselorScopedAdmin):
             '<a href="{}?session__id__exact={}">{} messages</a>', url, obj.pk, obj.messages.count()
         )
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A crisis session's type is its history, as `intervention_triggered` is: a PATCH does
+        # not clear it (services.session_update), nor does the admin.
+        fields = super().get_readonly_fields(request, obj)
+        if obj is not None and obj.session_type == AskSession.SessionType.CRISIS_INTERVENTION:
+            return (*fields, "session_type")
+        return fields
+
     def save_model(self, request: HttpRequest, obj: AskSession, form: Any, change: bool) -> None:
         if change:
             # Only what the form changed: a full save would write back the risk as it was read,
@@ -350,12 +359,16 @@ class SessionEventAdmin(NoWrites, CounselorScopedAdmin):
 
 
 @admin.register(AskAgent)
-class AskAgentAdmin(admin.ModelAdmin):
+class AskAgentAdmin(ScopedAdmin):
     list_display = ("name", "key", "origin", "owner", "version", "external_agent_id")
     list_filter = ("key", "origin")
     search_fields = ("name", "persona", "external_agent_id", "owner__username")
     list_select_related = ("owner",)
     autocomplete_fields = ("owner",)
+
+    def scope(self, queryset: QuerySet[AskAgent], user: Any) -> QuerySet[AskAgent]:
+        # A client's custom agent names that client: the caseload's only, as its sessions.
+        return queryset & agents_visible_to(user)
 
 
 @admin.register(UserProfile)

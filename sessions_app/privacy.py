@@ -122,6 +122,15 @@ CLIENT_EVENT_TYPES: frozenset[str] = frozenset(
 REDACTED_EVENT_TYPE = "redacted"
 
 
+# The Analyst's third-person notes ("the user avoids …") are for staff: a client reads the
+# Narrator's words, and sees an Analyst message in its history with its text blanked (SPEC §3).
+STAFF_ONLY_MESSAGE_ROLES: frozenset[str] = frozenset({"analyst"})
+
+
+def client_may_read_message(role: str) -> bool:
+    return role not in STAFF_ONLY_MESSAGE_ROLES
+
+
 def client_may_see_event(event_type: str) -> bool:
     return event_type.startswith(CLIENT_EVENT_PREFIXES) or event_type in CLIENT_EVENT_TYPES
 

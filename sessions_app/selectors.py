@@ -387,9 +387,13 @@ CHAIN_EVENTS = (
 
 def _names(events: list[Any]) -> dict[int, str]:
     ids = {e.actor_user_id for e in events if e.actor_user_id}
-    ids |= {e.payload.get("counselor_id") for e in events if e.payload.get("counselor_id")}
+    ids |= {_counselor_id(e) for e in events if _counselor_id(e)}
     users = get_user_model().objects.filter(pk__in=ids).only("first_name", "username")
     return {u.pk: u.first_name or u.username for u in users}
+
+
+def _counselor_id(event: Any) -> int | None:
+    return _count(event.payload.get("counselor_id"))
 
 
 def alert_chain(events: list[Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -398,11 +402,17 @@ def alert_chain(events: list[Any]) -> tuple[list[dict[str, Any]], list[dict[str,
     names = _names(wanted) if wanted else {}
     chain, steers = [], []
     for event in wanted:
-        who = names.get(event.payload.get("counselor_id") or event.actor_user_id or 0, "")
+        who = names.get(_counselor_id(event) or event.actor_user_id or 0, "")
         item = {"id": event.pk, "type": event.type, "at": event.created_at, "who": who}
-        item |= {"payload": event.payload}
+        # The log keeps what each writer of its day wrote: a count the page pluralises on is
+        # read here, and one missing or malformed is unknown (None), never a failed page.
+        item |= {"payload": event.payload, "notified": _count(event.payload.get("notified"))}
         (steers if event.type == EventType.STEER_NOTED else chain).append(item)
     return chain, steers
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def risk_changes(events: list[Any]) -> list[dict[str, Any]]:

@@ -62,10 +62,11 @@ def _agent_resolve(
         snapshot = default.snapshot() if default else _builtin_snapshot(key)
         return None, AgentOrigin.SYSTEM_DEFAULT, key, snapshot
     agent = AskAgent.objects.filter(pk=agent_id).first()
+    if agent is not None and agent.origin == AgentOrigin.USER_CUSTOM and agent.owner_id != owner.pk:
+        agent = None
     if agent is None:
-        raise _agent_invalid("The custom agent does not exist.")
-    if agent.origin == AgentOrigin.USER_CUSTOM and agent.owner_id != owner.pk:
-        raise _agent_invalid("The custom agent belongs to someone else.")
+        # One answer for "no such agent" and "another client's": ids must not tell which exist.
+        raise _agent_invalid("No agent with this id is available to this client.")
     if origin is not None and origin != agent.origin:
         raise _agent_invalid(f"The agent's origin is {agent.origin}, not {origin}.")
     if agent_key is not None and agent_key != agent.key:
@@ -201,6 +202,33 @@ _RULED_FIELDS = frozenset(
 
 
 _RISK_FIELDS = frozenset({"initial_risk_level", "final_risk_level"})
+_RISK_LOWERED = {
+    "initial_risk_level": "the level the session began at stays on record",
+    "final_risk_level": "lowering needs a reason (POST /risk)",
+}
+
+
+def _risk_lowered(session: AskSession, changes: dict[str, Any]) -> dict[str, str]:
+    """The fields `changes` would lower, each with why not. Every field that carries risk
+    follows one rule, whoever writes it: a PATCH only raises. The level goes down through
+    `engine.risk.risk_level_set` (a reason, a `risk.changed` event); the level the session
+    began at and a crisis session's markers are its history, which nothing clears."""
+    lowered: dict[str, str] = {}
+    before = risk_now(session)
+    for name in sorted(_RISK_FIELDS & set(changes)):
+        now = getattr(session, name) or RiskLevel.L0
+        if (changes[name] or RiskLevel.L0) < now:
+            lowered[name] = _RISK_LOWERED[name]
+    final = changes.get("final_risk_level", session.final_risk_level)
+    if final != session.final_risk_level and (final or RiskLevel.L0) < before:
+        # Under the level the session began at: the running risk would read lower.
+        lowered["final_risk_level"] = _RISK_LOWERED["final_risk_level"]
+    if session.intervention_triggered and changes.get("intervention_triggered") is False:
+        lowered["intervention_triggered"] = "an intervention, once triggered, stays on record"
+    crisis = AskSession.SessionType.CRISIS_INTERVENTION
+    if session.session_type == crisis and changes.get("session_type", crisis) != crisis:
+        lowered["session_type"] = "a crisis session stays a crisis session"
+    return lowered
 
 
 def _risk_after(session: AskSession, changes: dict[str, Any]) -> str:
@@ -220,15 +248,14 @@ def session_update(*, session: AskSession, actor: Any, changes: dict[str, Any]) 
         session_length_check(
             session=session, adding=changes["message_count"] - session.message_count
         )
+    lowered = _risk_lowered(session, changes)
+    if lowered:
+        raise invalid(
+            "A PATCH never lowers risk: POST …/risk with level and reason lowers the level.",
+            **lowered,
+        )
     risk_before = risk_now(session)
     risk_after = _risk_after(session, changes)
-    final = changes.get("final_risk_level", risk_before) or RiskLevel.L0
-    if risk_after < risk_before or final < risk_before:
-        field = "final_risk_level" if final < risk_before else "initial_risk_level"
-        raise invalid(
-            "Lowering the risk needs a written reason: POST …/risk with level and reason.",
-            **{field: "lowering needs a reason (POST /risk)"},
-        )
     # Raised into a crisis: the levels wait for the escalation path, which sets them after the
     # other fields (so that its event says what the risk was before).
     escalates = is_crisis_raise(risk_before, risk_after)

@@ -19,6 +19,7 @@ from sessions_app.api.serializers import MessageFieldsOutput, StrictSerializer
 from sessions_app.engine import services as graph
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline
+from sessions_app.privacy import client_may_read_message
 from sessions_app.roles import Role, role_of
 
 _READ_ERRORS = errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND")
@@ -95,12 +96,11 @@ class SpinOffOutput(serializers.Serializer):
 def _tree_document(session: AskSession, user: Any) -> dict[str, Any]:
     session.refresh_from_db(fields=["active_workline"])
     tree = graph.session_tree(session)
-    hide_analyst = role_of(user) is Role.CLIENT
+    client = role_of(user) is Role.CLIENT
     nodes = []
     for node in tree.nodes.values():
         item = vars(node).copy()
-        # The Analyst's third-person notes are for staff; clients see the Narrator's words.
-        if hide_analyst and node.role == AskMessage.Role.ANALYST:
+        if client and not client_may_read_message(node.role):
             item["text"] = ""
         nodes.append(item)
     active = session.active_workline

@@ -30,7 +30,13 @@ from sessions_app.models import (
     locale_normalize,
     validate_conversation_variables,
 )
-from sessions_app.privacy import CLIENT_MAX_PRIVACY, P3_FIELDS, SESSION_FIELD_PRIVACY, Privacy
+from sessions_app.privacy import (
+    CLIENT_MAX_PRIVACY,
+    P3_FIELDS,
+    SESSION_FIELD_PRIVACY,
+    Privacy,
+    client_may_read_message,
+)
 
 INT32_MAX = 2**31 - 1
 INT64_MAX = 2**63 - 1
@@ -313,8 +319,14 @@ class MessageFieldsOutput(serializers.Serializer):
 
 
 class MessageExportOutput(MessageFieldsOutput):
+    """A message as the client takes it away: what its own tree shows it, no more."""
+
+    text = serializers.SerializerMethodField()
     modality = serializers.CharField()
     attachment = serializers.SerializerMethodField()
+
+    def get_text(self, message: Any) -> str:
+        return message.text if client_may_read_message(message.role) else ""
 
     def get_attachment(self, message: Any) -> str | None:
         return message.attachment.name or None

@@ -176,7 +176,14 @@ class SessionDetailApi(ApiView):
         request=SessionPatchInput,
         description="Owner: session_title, satisfaction_score, follow_up_needed, voice_config, "
         "custom_agent_id, agent_origin. Counselor/ops: final_risk_level, session_summary, "
-        "follow_up_needed. Service: every field listed in the request body.",
+        "follow_up_needed. Service: every field listed in the request body.\n\n"
+        "A PATCH only raises risk, whoever sends it: lowering `initial_risk_level` or "
+        "`final_risk_level` (null is L0), setting `final_risk_level` under the level the "
+        "session began at, clearing `intervention_triggered` or changing the `session_type` "
+        "of a `crisis_intervention` session is `400 E_VALIDATION` naming each field, and "
+        "nothing is written. A counselor or ops lowers the level with `POST …/risk` and a "
+        "reason (`risk.changed`); a crisis session's markers and initial level are history "
+        "and stay.",
     )
     def patch(self, request: Request, session_id: Any) -> Response:
         session = session_for(request.user, session_id, write=True)

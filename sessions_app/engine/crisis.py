@@ -291,6 +291,33 @@ def crisis_escalate(
     )
 
 
+def risk_escalated_payload(
+    *,
+    level: str,
+    previous: str,
+    source: str,
+    notified: int,
+    findings: Sequence[Finding] = (),
+    categories: Iterable[str] = (),
+    detected: dict[str, Any] | None = None,
+    reason: str = "",
+) -> dict[str, Any]:
+    """The `risk.escalated` event as the log holds it: whoever writes one (the engine, the
+    demo's history) writes this shape, which the staff pages read."""
+    payload: dict[str, Any] = {
+        "level": level,
+        "previous": previous,
+        "source": source,
+        "notified": notified,
+        "categories": sorted({str(finding.category) for finding in findings} | set(categories)),
+        "spans": [finding.span for finding in findings[:MAX_SPANS]],
+        **(detected or {}),
+    }
+    if reason:
+        payload["reason"] = reason
+    return payload
+
+
 def risk_escalate(
     turn: Turn,
     *,
@@ -333,17 +360,16 @@ def risk_escalate(
     notified = _alert_counselors(session, current) if page else 0
     if notified:
         turn.set(slots={**session.slots, "counselor_notified": True})
-    payload: dict[str, Any] = {
-        "level": current,
-        "previous": previous,
-        "source": source,
-        "notified": notified,
-        "categories": sorted({str(finding.category) for finding in findings} | set(categories)),
-        "spans": [finding.span for finding in findings[:MAX_SPANS]],
-        **(detected or {}),
-    }
-    if reason:
-        payload["reason"] = reason
+    payload = risk_escalated_payload(
+        level=current,
+        previous=previous,
+        source=source,
+        notified=notified,
+        findings=findings,
+        categories=categories,
+        detected=detected,
+        reason=reason,
+    )
     if by is None:
         turn.event(EventType.RISK_ESCALATED, **payload)
     else:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Hashable
+from datetime import datetime
 from typing import Any
 
 from django import template
@@ -35,8 +37,11 @@ def payload_value(value: Any) -> str:
 
 @register.filter
 def lookup(mapping: Any, key: Any) -> Any:
-    """`mapping[key]` or None: the template language has no item access by variable."""
-    return mapping.get(key) if isinstance(mapping, dict) else None
+    """`mapping[key]` or None: the template language has no item access by variable. A key
+    that cannot be one (a list from an event payload) finds nothing."""
+    if not isinstance(mapping, dict) or not isinstance(key, Hashable):
+        return None
+    return mapping.get(key)
 
 
 @register.filter
@@ -46,8 +51,12 @@ def pretty_json(value: Any) -> str:
 
 @register.filter
 def usd(micro_usd: Any) -> str:
-    """Micro-USD as dollars, precise enough for one call's cost."""
-    return f"${(micro_usd or 0) / 1_000_000:.4f}"
+    """Micro-USD as dollars, precise enough for one call's cost ("—" for what is no number)."""
+    if micro_usd is None:
+        micro_usd = 0
+    if isinstance(micro_usd, bool) or not isinstance(micro_usd, int | float):
+        return "—"
+    return f"${micro_usd / 1_000_000:.4f}"
 
 
 # SPEC §3: the offline engine is labelled as such wherever its output is shown.
@@ -72,9 +81,10 @@ DAY_OTHER_YEAR = pgettext_lazy("day, year and time format", "D j M Y, H:i")
 
 @register.filter
 def day(moment: Any) -> str:
-    """A date as a busy reader wants it: `Mon 2 Mar, 14:05`, with the year when not this year."""
-    if moment is None:
-        return ""
+    """A date as a busy reader wants it: `Mon 2 Mar, 14:05`, with the year when not this year.
+    Anything else (an event payload's malformed time) is shown as it is."""
+    if not isinstance(moment, datetime):
+        return "" if moment is None else str(moment)
     local = timezone.localtime(moment)
     layout = DAY_THIS_YEAR if local.year == timezone.localtime().year else DAY_OTHER_YEAR
     return date_format(local, str(layout))
@@ -84,8 +94,8 @@ def day(moment: Any) -> str:
 def when(moment: Any) -> str:
     """A message's time: `14:05` today, otherwise the day too (with the year when not this
     year), so a transcript from years ago does not read as this afternoon."""
-    if moment is None:
-        return ""
+    if not isinstance(moment, datetime):
+        return "" if moment is None else str(moment)
     local = timezone.localtime(moment)
     if local.date() == timezone.localdate():
         return local.strftime("%H:%M")

@@ -5,13 +5,15 @@ from io import StringIO
 import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.management import call_command
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from sessions_app.admin import AskSessionAdmin, SessionEventInline
-from sessions_app.models import AskMessage, AskSession, SandboxSession, SessionEvent
+from sessions_app.models import AskAgent, AskMessage, AskSession, SandboxSession, SessionEvent
 from sessions_app.sandbox import sandbox_start
+from tests import factories
 
 pytestmark = pytest.mark.django_db
 
@@ -203,3 +205,24 @@ def test_a_counselor_browses_only_its_caseload_and_handoffs(demo, client):
     assert client.get(url(AskSession, "change", stranger.pk)).status_code == 302
     events = client.get(url(SessionEvent, "changelist")).context["cl"].result_list
     assert {e.session.user.username for e in events} <= {"alice", "mei", "noor", "sam"}
+
+
+def test_a_counselor_sees_the_shared_agents_and_its_clients_own_not_other_clients(
+    client, alice, bob, charlie, olga
+):
+    for staff in (bob, olga):
+        staff.user_permissions.add(*Permission.objects.filter(codename__startswith="view_"))
+    shared = factories.AskAgentFactory(origin="org_template", name="Shared")
+    alices = factories.CustomAgentFactory(owner=alice, name="Alice's guide")
+    charlies = factories.CustomAgentFactory(owner=charlie, name="Charlie's guide")
+
+    client.force_login(bob)
+    response = client.get(url(AskAgent, "changelist"))
+    assert response.status_code == 200
+    assert set(response.context["cl"].result_list) == {shared, alices}
+    assert "charlie" not in response.content.decode()
+    assert client.get(url(AskAgent, "change", charlies.pk)).status_code == 302
+
+    client.force_login(olga)
+    response = client.get(url(AskAgent, "changelist"))
+    assert set(response.context["cl"].result_list) == {shared, alices, charlies}

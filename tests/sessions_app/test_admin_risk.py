@@ -127,3 +127,15 @@ def test_no_admin_action_changes_sessions_in_bulk(olga):
     request = RequestFactory().get("/admin/")
     request.user = olga
     assert AskSessionAdmin(AskSession, admin.site).get_actions(request) == {}
+
+
+def test_a_crisis_sessions_type_is_read_only_as_its_intervention_flag(ops_admin, escalated):
+    AskSession.objects.filter(pk=escalated.pk).update(session_type="crisis_intervention")
+    data = form_data(ops_admin.get(change_url(escalated)))
+    response = ops_admin.post(change_url(escalated), data | {"session_type": "general"})
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    escalated.refresh_from_db()
+    assert escalated.session_type == "crisis_intervention"
+    assert escalated.intervention_triggered
+    calm = factories.ActiveSessionFactory()
+    assert "session_type" in ops_admin.get(change_url(calm)).context["adminform"].form.fields

@@ -519,3 +519,18 @@ def test_a_service_finds_a_session_by_its_dify_conversation_id(alice, service_ac
     assert api_as(service_account).get(url).json()["_id"] == str(session.pk)
     unknown = reverse("sessions:session-by-dify", kwargs={"dify_conversation_id": uuid.uuid4()})
     assert_error(api_as(service_account).get(unknown), 404, "E_DIFY_SESSION_NOT_FOUND")
+
+
+def test_someone_elses_agent_answers_as_one_that_does_not_exist(alice, charlie, api_as):
+    # Otherwise a client walks the ids and learns which are other clients' agents.
+    theirs = factories.CustomAgentFactory(owner=charlie).pk
+    missing = theirs + 1000
+    session = factories.ActiveSessionFactory(user=alice)
+    client = api_as(alice)
+    for send in (
+        lambda agent: client.post(LIST, {"custom_agent_id": agent}, format="json"),
+        lambda agent: client.patch(detail(session), {"custom_agent_id": agent}, format="json"),
+    ):
+        answers = [send(agent) for agent in (theirs, missing)]
+        assert [a.status_code for a in answers] == [400, 400]
+        assert answers[0].json() == answers[1].json()

@@ -9,8 +9,9 @@ from django.apps import apps
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 from django.db.models import Count
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 
+from sessions_app.engine.crisis import risk_escalated_payload
 from sessions_app.management.commands import _demo_data as data
 from sessions_app.models import AskMessage, AskSession, SessionEvent, Workline
 from sessions_app.roles import Role, role_of
@@ -218,3 +219,21 @@ def test_charlie_is_a_counselor_without_a_caseload():
     charlie = get_user_model().objects.get(username="charlie")
     assert role_of(charlie) == Role.COUNSELOR
     assert not CaseloadAssignment.objects.filter(counselor=charlie).exists()
+
+
+def test_its_crisis_sessions_open_for_ops_and_their_holders_as_the_engine_logs_them():
+    run_demo()
+    crises = AskSession.objects.filter(session_type="crisis_intervention").select_related(
+        "handoff_counselor"
+    )
+    assert crises
+    ops = get_user_model().objects.get(username="ops")
+    for session in crises:
+        for event in session.events.filter(type="risk.escalated"):
+            shape = risk_escalated_payload(level="L4", previous="L0", source="net", notified=0)
+            assert set(shape) <= set(event.payload), event.payload
+        for user in filter(None, [ops, session.handoff_counselor]):
+            client = Client()
+            client.force_login(user)
+            response = client.get(f"/sessions/{session.pk}/")
+            assert response.status_code == 200, (user.username, response.content[:200])

@@ -132,3 +132,23 @@ def test_the_export_holds_the_clients_homework_with_its_entries(alice, api_as, r
     assert task["session_id"] == str(risky_history.pk)
     assert task["entries"] == {"situation": "At night"}
     assert task["kind"] == "thought_record"
+
+
+def test_the_export_blanks_the_analysts_notes_as_the_clients_tree_does(alice, api_as):
+    session = factories.ActiveSessionFactory(user=alice)
+    note = "The user avoids talking about the father."
+    analyst = factories.AskMessageFactory(
+        session=session, role="analyst", kind="analysis", text=note
+    )
+    factories.AskMessageFactory(session=session, text="I went for a walk")
+    client = api_as(alice)
+    tree = client.get(reverse("sessions:tree", kwargs={"session_id": session.pk})).json()
+    export = client.post(
+        reverse("sessions:export"), {"password": "pw-for-tests-1"}, format="json"
+    ).json()
+
+    [exported] = export["sessions"]
+    assert "the user avoids" not in str(export).lower()
+    shown = {m["id"]: m["text"] for m in tree["messages"]}
+    assert {m["id"]: m["text"] for m in exported["messages"]} == shown
+    assert shown[analyst.pk] == ""

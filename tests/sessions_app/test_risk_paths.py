@@ -171,3 +171,64 @@ def test_a_sandbox_crisis_stays_with_the_counselor_playing_it(api_as, alice, bob
     session = factories.ActiveSessionFactory(user=bob, alerted_at=timezone.now())
     SandboxSession.objects.create(session=session, counselor=bob)
     assert claim(api_as, erin, session).status_code in (403, 404)
+
+
+@pytest.fixture
+def crisis(alice):
+    return factories.ActiveSessionFactory(
+        user=alice,
+        initial_risk_level="L4",
+        final_risk_level="L4",
+        intervention_triggered=True,
+        session_type=AskSession.SessionType.CRISIS_INTERVENTION,
+    )
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"initial_risk_level": "L0"},
+        {"final_risk_level": "L2"},
+        {"final_risk_level": None},
+        {"intervention_triggered": False},
+        {"session_type": "general"},
+        {"initial_risk_level": "L0", "intervention_triggered": False, "session_type": "general"},
+    ],
+)
+def test_a_service_patch_lowers_no_field_that_carries_risk(api_as, crisis, service_account, change):
+    url = f"/api/ask/sessions/{crisis.pk}"
+    response = api_as(service_account).patch(url, change, format="json")
+    assert response.status_code == 400, response.content
+    assert set(change) <= set(response.json()["fields"])
+    crisis.refresh_from_db()
+    assert (crisis.initial_risk_level, crisis.final_risk_level) == ("L4", "L4")
+    assert crisis.intervention_triggered
+    assert crisis.session_type == AskSession.SessionType.CRISIS_INTERVENTION
+    assert not SessionEvent.objects.filter(session=crisis, type="session.updated").exists()
+
+
+def test_a_counselor_patch_lowers_the_final_level_under_the_initial_one_neither(api_as, alice, bob):
+    session = factories.ActiveSessionFactory(
+        user=alice, initial_risk_level="L2", final_risk_level="L1"
+    )
+    response = api_as(bob).patch(
+        f"/api/ask/sessions/{session.pk}", {"final_risk_level": "L0"}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    assert "final_risk_level" in response.json()["fields"]
+    session.refresh_from_db()
+    assert session.final_risk_level == "L1"
+
+
+def test_a_patch_repeating_the_crisis_markers_is_no_lowering(api_as, crisis, service_account):
+    unchanged = {
+        "initial_risk_level": "L4",
+        "final_risk_level": "L4",
+        "intervention_triggered": True,
+        "session_type": "crisis_intervention",
+        "session_summary": "Safety plan agreed.",
+    }
+    response = api_as(service_account).patch(
+        f"/api/ask/sessions/{crisis.pk}", unchanged, format="json"
+    )
+    assert response.status_code == 200, response.content

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from sessions_app.engine import homework
+from sessions_app.engine.crisis import risk_escalated_payload
 from sessions_app.events import EventType, event_append
 from sessions_app.management.commands import _demo_data as data
 from sessions_app.models import (
@@ -30,6 +31,7 @@ from sessions_app.models import (
     AskSession,
     CaseloadAssignment,
     Notification,
+    RiskLevel,
     Task,
     UserProfile,
     Workline,
@@ -393,9 +395,19 @@ def events_append(session: AskSession, plan: SessionPlan, messages: list[AskMess
         actor_user=client,
     )
     if session.initial_risk_level in {"L3", "L4"}:
-        payload = {"level": session.initial_risk_level, "occurred_at": first_at}
+        # Created at a crisis level by the orchestrator: what `services.session_create` logs
+        # then, every demo counselor (all on duty) paged.
+        payload = risk_escalated_payload(
+            level=session.initial_risk_level,
+            previous=RiskLevel.L0,
+            source=Role.SERVICE.value,
+            notified=len(data.COUNSELORS),
+        )
         event_append(
-            session=session, type=EventType.RISK_ESCALATED, payload=payload, actor="engine"
+            session=session,
+            type=EventType.RISK_ESCALATED,
+            payload={**payload, "occurred_at": first_at},
+            actor=Role.SERVICE.value,
         )
     for message in messages:
         if message.kind not in MESSAGE_EVENTS:

@@ -18,6 +18,7 @@ from sessions_app import texts
 from sessions_app.engine.safety import assess, judge
 from sessions_app.models import AskSession, Notification, SessionEvent
 from tests import factories
+from tests.engine.test_safety_rest import say, start
 
 pytestmark = pytest.mark.django_db
 
@@ -95,21 +96,6 @@ LANGUAGES = list(CASES)
 @pytest.fixture
 def on_duty(db: Any) -> Any:
     return factories.on_duty_counselor("nina")
-
-
-def start(api_as: Any, locale: str) -> tuple[Any, str]:
-    client = factories.ClientFactory()
-    factories.UserProfileFactory(user=client, locale=locale, time_zone="UTC")
-    api = api_as(client)
-    created = api.post("/api/ask/sessions", {}, format="json")
-    assert created.status_code == 201, created.content
-    return api, created.json()["_id"]
-
-
-def say(api: Any, session_id: str, text: str) -> dict[str, Any]:
-    response = api.post(f"/api/ask/sessions/{session_id}/messages", {"text": text}, format="json")
-    assert response.status_code == 200, response.content
-    return response.json()
 
 
 def answer(api: Any, session_id: str, state: dict[str, Any], text: str) -> dict[str, Any]:

@@ -249,9 +249,13 @@ def test_the_crisis_queue_on_home_updates_live(asgi_server, chromium, people):
     expect(page.locator("#counselor-stream")).to_have_attribute("data-live", "open")
     expect(page.locator("#home-live")).not_to_contain_text("Late-night message")
 
-    # The orchestrator raises the risk; the page's crisis queue picks it up without a reload.
+    # The orchestrator raises the risk; the page's crisis queue picks it up without a reload,
+    # under the neutral label every crisis gets on lists others read (one escalation path).
     ClientApp(chromium, asgi_server, "orchestrator").patch(session, {"initial_risk_level": "L3"})
-    expect(page.locator("#home-live .card--queue")).to_contain_text("Late-night message")
+    row = page.locator(f'#home-live .card--queue [data-session="{session.pk}"]')
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("L3")
+    expect(row).not_to_contain_text("Late-night message")
     screenshot(page, "home-crisis-queue")
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 import snowballstemmer
 
@@ -35,7 +35,7 @@ _CLAUSE = re.compile(r"[^.!?;。！？；\n]+")
 _STEMMER = snowballstemmer.stemmer("english")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Heard:
     """What one text says: its themes, thinking traps and healthy steps, each with the clause
     of the text where it was heard."""
@@ -45,6 +45,7 @@ class Heard:
     healthy: str = ""
 
 
+@lru_cache(maxsize=16384)
 def lemma(word: str, lang: str) -> str:
     word = lexicon.normalize(word)
     if lang == "ru":
@@ -78,18 +79,23 @@ def _patterns(lang: str, key: str) -> dict[str, re.Pattern[str]]:
     return {name: re.compile("|".join(f"(?:{p})" for p in ps)) for name, ps in table.items()}
 
 
+@lru_cache(maxsize=256)
 def hear(text: str, lang: str) -> Heard:
-    heard = Heard()
+    """What `text` says. A batch asks this of the last answer several times (its themes, its
+    questions, a healthy step): it is read once. The result is shared: read it, never change it."""
+    themes: dict[str, str] = {}
+    distortions: dict[str, str] = {}
+    healthy = ""
     for clause in clauses(lexicon.analysed(text)):
         clean = lexicon.normalize(clause)
         for theme in _themes_in_clause(clean, lang):
-            heard.themes.setdefault(theme, clause)
+            themes.setdefault(theme, clause)
         for name, pattern in _patterns(lang, "distortions").items():
             if pattern.search(clean):
-                heard.distortions.setdefault(name, clause)
-        if not heard.healthy and _patterns(lang, "healthy")["healthy"].search(clean):
-            heard.healthy = clause
-    return heard
+                distortions.setdefault(name, clause)
+        if not healthy and _patterns(lang, "healthy")["healthy"].search(clean):
+            healthy = clause
+    return Heard(themes, distortions, healthy)
 
 
 def _themes_in_clause(clean: str, lang: str) -> list[str]:

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from re import _constants as sre  # the parse tree `re` compiles: read to find a rule's words
+from re import _parser as sre_parse
 
 import pymorphy3
 from rapidfuzz import process
@@ -74,6 +76,8 @@ class _Language:
     negatives: tuple[re.Pattern[str], ...]
     negative_ids: tuple[str, ...]  # the id of each of `negatives`
     time: re.Pattern[str]
+    # Which patterns may match a text, numbered negatives first, then rules, then `time`.
+    gate: _Gate
 
 
 _MACRO = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
@@ -175,6 +179,114 @@ def _named(code: str, rule: Rule, seen: set[str]) -> None:
     seen.add(rule.id)
 
 
+# A rule's anchors: strings one of which every match of it contains, read from the parse tree
+# `re` compiles the pattern from. A text holding none of them cannot match, so the scan skips
+# the rule without running it: most of the 500 rules and their negatives name words ("pills",
+# "rope", "умереть", "自杀") that an ordinary message never holds, and a regex run over a
+# 4,000-character message costs about as much as all of the checks together.
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+
+
+def _anchors(regex: re.Pattern[str]) -> tuple[str, ...] | None:
+    """The anchors of `regex`, or None when no set of strings is certain (the rule always
+    runs)."""
+    try:
+        tree = sre_parse.parse(regex.pattern, regex.flags)
+    except Exception:  # a parser of another Python: scanning everything is always right
+        return None
+    if regex.flags & re.IGNORECASE:
+        return None
+    found = _required(tree)
+    return tuple(sorted(found)) if found else None
+
+
+def _selectivity(strings: frozenset[str]) -> tuple[int, int]:
+    return min(map(len, strings)), -len(strings)
+
+
+def _required(items) -> frozenset[str] | None:
+    """Strings one of which every match of the parsed sequence `items` contains: of what the
+    sequence must match (a run of literal characters, a group, an alternation of which every
+    branch has some, a repeat of at least one), the set with the longest shortest string."""
+    best: frozenset[str] | None = None
+    run: list[str] = []
+
+    def consider(candidate: frozenset[str] | None) -> None:
+        nonlocal best
+        if (
+            candidate
+            and all(candidate)
+            and (best is None or _selectivity(candidate) > _selectivity(best))
+        ):
+            best = candidate
+
+    def close_run() -> None:
+        if run:
+            consider(frozenset({"".join(run)}))
+            run.clear()
+
+    for op, av in items:
+        if op is sre.LITERAL:
+            run.append(chr(av))
+            continue
+        if op in _ZERO_WIDTH:  # matches no character: the literals either side are adjacent
+            continue
+        close_run()
+        if op is sre.SUBPATTERN:
+            if not av[1] & re.IGNORECASE:  # (?i:…) matches other letters than it spells
+                consider(_required(av[-1]))
+        elif op is sre.BRANCH:
+            branches = [_required(branch) for branch in av[1]]
+            if all(branches):
+                consider(frozenset().union(*branches))
+        elif op in _REPEATS and av[0] >= 1:
+            consider(_required(av[2]))
+        elif op is sre.IN and all(kind is sre.LITERAL for kind, _ in av):
+            consider(frozenset(chr(code) for _, code in av))
+    close_run()
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class _Gate:
+    """A language's patterns by their anchors, each filed under its first three characters (or
+    fewer, if it is shorter): what a text's three-letter pieces open."""
+
+    always: frozenset[int]  # the patterns without anchors
+    by_gram: dict[str, tuple[tuple[str, int], ...]]
+    grams: frozenset[str]
+
+    @classmethod
+    def of(cls, regexes: list[re.Pattern[str]]) -> _Gate:
+        always, by_gram = set(), {}
+        for index, regex in enumerate(regexes):
+            anchors = _anchors(regex)
+            if anchors is None:
+                always.add(index)
+                continue
+            for anchor in anchors:
+                by_gram.setdefault(anchor[:3], []).append((anchor, index))
+        filed = {gram: tuple(pairs) for gram, pairs in by_gram.items()}
+        return cls(frozenset(always), filed, frozenset(filed))
+
+
+class _Present:
+    """A text's pieces of one, two and three characters: which patterns of a language it opens."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.grams = {text[i : i + n] for n in (1, 2, 3) for i in range(len(text) - n + 1)}
+
+    def opens(self, gate: _Gate) -> set[int]:
+        opened = set(gate.always)
+        for gram in self.grams & gate.grams:
+            for anchor, index in gate.by_gram[gram]:
+                if index not in opened and (len(anchor) <= 3 or anchor in self.text):
+                    opened.add(index)
+        return opened
+
+
 def _compile(code: str, module, macros: dict[str, str]) -> _Language:
     rules, seen = [], set()
     for rule in module.RULES:
@@ -189,11 +301,12 @@ def _compile(code: str, module, macros: dict[str, str]) -> _Language:
             # OpenCC keeps 著 (a simplified character too), but "活著" is "活着".
             expanded = expanded.replace("着", "[着著]")
         _VOCABULARY.update(_WORDS.findall(_ESCAPE.sub(" ", expanded)))
+        regex = re.compile(norm.key_pattern(expanded))
         rules.append(
             _Rule(
                 rule.id,
                 Category(rule.category),
-                re.compile(norm.key_pattern(expanded)),
+                regex,
                 plan="plan" in rule.flags,
                 support="support" in rule.flags,
                 matches=rule.matches,
@@ -213,7 +326,8 @@ def _compile(code: str, module, macros: dict[str, str]) -> _Language:
             negatives.append(re.compile(norm.key_pattern(part)))
             negative_ids.append(negative.id)
     time = re.compile(norm.key_pattern(_expand(macros["TIME"], macros)))
-    return _Language(code, tuple(rules), tuple(negatives), tuple(negative_ids), time)
+    gate = _Gate.of([*negatives, *(rule.regex for rule in rules), time])
+    return _Language(code, tuple(rules), tuple(negatives), tuple(negative_ids), time, gate)
 
 
 _LANGUAGES = {
@@ -308,19 +422,31 @@ def _contained(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     return any(s <= start and end <= e for s, e in spans)
 
 
-def _scan(language: _Language, view: norm.View, hits: list, excused: list, times: list) -> None:
+def _scan(
+    language: _Language,
+    view: norm.View,
+    present: _Present,
+    hits: list,
+    excused: list,
+    times: list,
+) -> None:
     """Positives and excused spans, both in the original text's coordinates: a negative found
-    in one view (or language) excuses the same words found through another."""
-    for regex in language.negatives:
-        for m in regex.finditer(view.text):
-            if m.end() > m.start():
-                excused.append((view.starts[m.start()], view.ends[m.end() - 1]))
-    for rule in language.rules:
-        for m in rule.regex.finditer(view.text):
-            start, end = m.span()
-            if start < end:
-                hits.append((rule, language.code, view, start, end))
-    if language.time.search(view.text):
+    in one view (or language) excuses the same words found through another. A pattern runs only
+    where the view holds one of its anchors (`present`: the view's)."""
+    opened = present.opens(language.gate)
+    for index, regex in enumerate(language.negatives):
+        if index in opened:
+            for m in regex.finditer(view.text):
+                if m.end() > m.start():
+                    excused.append((view.starts[m.start()], view.ends[m.end() - 1]))
+    first = len(language.negatives)
+    for index, rule in enumerate(language.rules, start=first):
+        if index in opened:
+            for m in rule.regex.finditer(view.text):
+                start, end = m.span()
+                if start < end:
+                    hits.append((rule, language.code, view, start, end))
+    if first + len(language.rules) in opened and language.time.search(view.text):
         times.append(language.code)
 
 
@@ -372,16 +498,18 @@ def _assessed(text: str, locale: str, context: bool) -> Assessment:
     hits: list = []
     excused: list = []
     times: list = []
+    present = _Present(view.text)
     for code in order:
-        _scan(_LANGUAGES[code], view, hits, excused, times)
+        _scan(_LANGUAGES[code], view, present, hits, excused, times)
     if any("a" <= ch <= "z" for ch in view.text):
         # Code-mixed Chinese and English: the English words read on their own.
-        spaced = norm.spaced_view(normal)
-        if spaced is not None:
-            _scan(_LANGUAGES["en"], _corrected(norm.key_view(spaced)), hits, excused, times)
-        translit = norm.translit_view(normal)
-        if translit is not None:
-            _scan(_LANGUAGES["ru"], _corrected(norm.key_view(translit)), hits, excused, times)
+        for code, other in (
+            ("en", norm.spaced_view(normal)),
+            ("ru", norm.translit_view(normal)),  # Russian typed in Latin letters
+        ):
+            if other is not None:
+                other = _corrected(norm.key_view(other))
+                _scan(_LANGUAGES[code], other, _Present(other.text), hits, excused, times)
     hits = [h for h in hits if not _contained(h[2].starts[h[3]], h[2].ends[h[4] - 1], excused)]
     hits = _dedupe(hits)
     # Ambiguous cues ("the pills", "it's decided") count only next to a clear finding, or

@@ -31,9 +31,12 @@ WEIGHTS_PATH = Path(__file__).with_name("head.npz")
 # A long message is read in windows of about this many characters, cut at sentence ends; the
 # most worrying window speaks for the message. Only the first and the last window are read
 # (WINDOWS_MAX): each costs the encoder 10-50 ms, and a 4,000-character message would otherwise
-# take ten (issue 28); the rules still read every word in between. A run of one character is
-# read as three, as a pile of emoji costs the encoder a token each.
+# take ten; the rules still read every word in between. A run of one character is read as three,
+# as a pile of emoji costs the encoder a token each. The encoder's cost is per token (about
+# 0.04 ms), so a window is also cut to WINDOW_TOKENS: about 300 characters of English prose or
+# 100 of Chinese, and more than any line the head was trained on (at most 95 tokens).
 WINDOW_CHARS = 400
+WINDOW_TOKENS = 96
 WINDOWS_MAX = 2
 _RUN = re.compile(r"(.)\1{3,}", re.DOTALL)
 _SENTENCE_END = re.compile(r"(?<=[.!?…。！？\n])\s*")
@@ -182,18 +185,44 @@ def read_vectors(vectors: np.ndarray) -> list[Reading]:
     return [Reading(float(c), float(s)) for c, s in zip(crisis, severe, strict=True)]
 
 
+def _fitted(ws: list[str]) -> list[str]:
+    """`ws` with each window cut to about WINDOW_TOKENS: the last of several keeps its end."""
+    tokenize = _encoder_get()._tokenizer.encode
+    fitted = []
+    for i, window in enumerate(ws):
+        count = len(tokenize(window, out_type=int))
+        if count > WINDOW_TOKENS:
+            keep = len(window) * WINDOW_TOKENS // count
+            window = window[-keep:] if 0 < i == len(ws) - 1 else window[:keep]
+        fitted.append(window)
+    return fitted
+
+
+# The readings of recent windows: a message is read by the safety net in its turn, then again by
+# the offline Analyst (`crisis_escalates`) and with the next messages; each window is encoded once.
+READ_CACHED = 1024
+_read_cache: dict[str, Reading] = {}
+_read_lock = threading.Lock()
+
+
 def read(texts: list[str]) -> list[Reading]:
-    """One reading per text (one encoder call for all of them); a long text reads as its most
-    worrying window."""
-    cut = [windows(text) for text in texts]
-    flat = [w for ws in cut for w in ws]
-    if not flat:
-        return []
-    readings = read_vectors(embed(flat))
-    out, i = [], 0
-    for ws in cut:
-        part = readings[i : i + len(ws)]
-        i += len(ws)
-        worst = max(part, key=lambda r: r.crisis)
-        out.append(worst)
-    return out
+    """One reading per text (one encoder call for the windows not read lately); a long text
+    reads as its most worrying window."""
+    cut = [_fitted(windows(text)) for text in texts]
+    with _read_lock:
+        known = {w: _read_cache[w] for ws in cut for w in ws if w in _read_cache}
+    new = list(dict.fromkeys(w for ws in cut for w in ws if w not in known))
+    if new:
+        known.update(zip(new, read_vectors(embed(new)), strict=True))
+        with _read_lock:
+            for window in new:
+                _read_cache[window] = known[window]
+            while len(_read_cache) > READ_CACHED:
+                del _read_cache[next(iter(_read_cache))]  # the oldest first
+    return [max((known[w] for w in ws), key=lambda r: r.crisis) for ws in cut]
+
+
+def clear_cache() -> None:
+    """Forget the recent readings (the benchmark's cold runs)."""
+    with _read_lock:
+        _read_cache.clear()

@@ -28,9 +28,10 @@ ESCALATE, SCREEN = "escalate", "screen"
 # Acts that mean one thing beside a wish to die and another on their own (giving things away
 # before a move, a bottle of pills in the cupboard): found alone, the screener asks.
 ACTS = frozenset({Category.PREPARATORY, Category.METHOD})
-# The recent conversation: this many earlier client messages, each by its last characters.
+# The recent conversation: this many earlier client messages, each by its last characters, so
+# that the messages together fit in one window of the learned layer (one encoder pass, not two).
 RECENT_MESSAGES = 2
-RECENT_CHARS = 300
+RECENT_CHARS = 130
 
 
 @dataclass(frozen=True, slots=True)

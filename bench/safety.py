@@ -13,7 +13,8 @@ Dev is where the head's thresholds were chosen (`scripts/safety_head.py`); test 
 blind and is never tuned on — its figures are the honest ones, and every new blind round is
 scored here before any of it is used (docs/safety-ledger.md). Pure: nothing from Django is set
 up. Run from the repo root: `python bench/safety.py` (`--misses` lists what the net gets wrong
-on dev; test's misses are not printed, so that nobody tunes on them by accident).
+on dev; test's misses are not printed, so that nobody tunes on them by accident; `--round
+PATH` scores a new blind round alone, its misses unprinted too).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.safety_head import splits  # noqa: E402
-from sessions_app.engine.safety import detector_version, judge  # noqa: E402
+from sessions_app.engine.safety import detector_version, judge, learned  # noqa: E402
+from sessions_app.engine.safety.detector import clear_caches  # noqa: E402
 from sessions_app.engine.safety.verdict import ESCALATE, SCREEN  # noqa: E402
 
 SAFETY = ROOT / "sessions_app" / "engine" / "safety"
@@ -121,10 +123,10 @@ def table(name: str, rows: list[dict]) -> list[str]:
     return misses
 
 
-def conversations() -> None:
+def conversations(path: Path = CONVERSATIONS) -> None:
     """A conversation is caught when any of its messages, read with the ones before it,
     escalates or screens; a harmless one is a false alarm when any escalates."""
-    rows = load(CONVERSATIONS)
+    rows = load(path)
     counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
     for row in rows:
         actions = []
@@ -135,7 +137,7 @@ def conversations() -> None:
         c["escalated"] += ESCALATE in actions
         c["caught"] += any(actions)
         c["screened_only"] += SCREEN in actions and ESCALATE not in actions
-    print(f"### test conversations: {len(rows)}\n")
+    print(f"### conversations ({path.name}): {len(rows)}\n")
     print(
         "| language | spread: caught incl. screening | spread: escalated "
         "| harmless: escalated (false alarm) | harmless: screened only |"
@@ -197,12 +199,17 @@ def cost(rows: list[dict]) -> None:
     loaded, added_mb = (float(x) for x in out.stdout.split())
     samples = []
     for row in rows[:400]:
-        text = row["text"] + " "  # a text the rules' cache has not seen
+        # A message the process has not read yet: neither the rules' cache nor the learned
+        # layer's readings hold it.
+        clear_caches(per_word=False)
+        learned.clear_cache()
+        text = row["text"]
         t = time.perf_counter_ns()
         judge(text, row["lang"], recent=("how was your week", "work was a lot"))
         samples.append((time.perf_counter_ns() - t) / 1e6)
     samples.sort()
     long = "I keep going over what happened at work, and then at night I lie awake. " * 55
+    learned.clear_cache()
     t = time.perf_counter_ns()
     judge(long[:4000], "en")
     longest = (time.perf_counter_ns() - t) / 1e6
@@ -217,7 +224,21 @@ def cost(rows: list[dict]) -> None:
     print(f"\ndetector version {detector_version()}")
 
 
+def blind_round(path: Path) -> None:
+    """A new blind round, scored as it arrives and before anything is fixed on it (the ledger's
+    first figure for it): its lines, and its conversations if a `<name>_conversations.jsonl`
+    lies beside it."""
+    table(f"blind round {path.name}, before any fix", load(path))
+    beside = path.with_name(f"{path.stem}_conversations.jsonl")
+    if beside.exists():
+        conversations(beside)
+    print(f"detector version {detector_version()}")
+
+
 def main() -> None:
+    if "--round" in sys.argv:
+        blind_round(Path(sys.argv[sys.argv.index("--round") + 1]))
+        return
     _, dev, _ = splits()
     test = load(TEST)
     misses = table("dev (blind.jsonl, fresh.jsonl and the unseen third of train.jsonl)", dev)

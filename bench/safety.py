@@ -241,8 +241,8 @@ def main() -> None:
         return
     _, dev, _ = splits()
     test = load(TEST)
-    misses = table("dev (blind.jsonl, fresh.jsonl and the unseen third of train.jsonl)", dev)
-    table("test (test.jsonl, frozen, never tuned on)", test)
+    misses = table("dev (blind, fresh and the unseen third of train and round9)", dev)
+    table("test (test.jsonl, round 10, frozen, never tuned on)", test)
     conversations()
     ordinary_sessions()
     cost(test)

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from sessions_app import texts
 from sessions_app.engine import lexicon
-from sessions_app.engine.dealer import CRISIS, Draft, Turn, new_card, profile_of
+from sessions_app.engine.dealer import CRISIS, SCREENING, Draft, Turn, new_card, profile_of
 from sessions_app.engine.flows import CRISIS_FLOW, intent_detour
 from sessions_app.engine.safety import Assessment, Finding, Verdict, detector_version, judge
 from sessions_app.engine.safety.verdict import RECENT_MESSAGES
@@ -194,7 +194,10 @@ def safety_net(
     card = card or {}
     # Inside a crisis, the ambiguous cues ("I have a plan", "tonight") count on their own.
     context = session.intervention_triggered or risk_now(session) >= RiskLevel.L3
-    recent = recent_client_texts(turn)
+    # An answer to the screener is read on its own: the conversation before it is what the
+    # screener asks about, and its answer settles it ("no, just tired" after a worrying line
+    # is a no, not more of the same).
+    recent = () if card.get("kind") == SCREENING else recent_client_texts(turn)
     verdict = judge(text, session.locale, recent=recent, context=context)
     if verdict.action is None:
         return False

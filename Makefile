@@ -20,7 +20,7 @@ help:
 	@echo "make run    install, migrate, load demo data, serve web + worker on http://$(HOST):$(PORT)"
 	@echo "make test   the test suite (SQLite; set DATABASE_URL/REDIS_URL for PostgreSQL + Redis)"
 	@echo "make lint   ruff check + format check + the import-linter layer contracts"
-	@echo "make bench  every benchmark in bench/"
+	@echo "make bench  every benchmark in bench/, its tables written into docs/performance.md"
 	@echo "make serve-prod  WEB_WORKERS uvicorn processes + the django-q cluster (PostgreSQL + Redis)"
 	@echo "make fuzz   schemathesis (every check) against a live server on a throw-away database"
 	@echo "make check-messages  the catalogs in locale/ hold every marked string, translated"
@@ -73,11 +73,11 @@ start:
 	trap 'trap - INT TERM EXIT; kill -TERM $$web $$worker 2>/dev/null; wait' INT TERM EXIT; \
 	wait -n $$web $$worker
 
-# Production serving (SPEC §10, issue 20): WEB_WORKERS uvicorn worker processes on one socket
+# Production serving (SPEC §10; docs/decisions/0005-serving-with-uvicorn-workers.md): WEB_WORKERS uvicorn worker processes on one socket
 # (uvicorn's supervisor restarts one that dies) plus the django-q cluster, all sharing
 # PostgreSQL (each process through its own bounded pool, DB_POOL_MAX_SIZE) and Redis (the
 # channel layer: a push from any process reaches every watcher). Static files are collected
-# for the reverse proxy or CDN in front; see the README, "Serving in production". The cluster
+# for the reverse proxy or CDN in front; see docs/operations.md. The cluster
 # forks its workers, and a pool's threads and sockets must not cross a fork: it runs unpooled
 # (a connection per worker process), the web processes (uvicorn spawns them) pooled.
 serve-prod: install
@@ -107,10 +107,11 @@ format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Each script prints its own table; logs are kept to warnings so the tables stay readable.
+# Each script prints its own table, which scripts/bench_tables.py writes into that bench's block
+# of docs/performance.md (logs kept to warnings so the tables stay readable). BENCH="turn
+# api_list" runs only those.
 bench: install
-	@set -e; export LOG_LEVEL=$${LOG_LEVEL:-WARNING}; for script in bench/[!_]*.py; do \
-		echo "== $$script"; $(BIN)/python "$$script"; done
+	$(BIN)/python scripts/bench_tables.py $(BENCH)
 
 # QUALITY R2: scripts/fuzz.py serves a throw-away SQLite database on a free loopback port and
 # fuzzes /api/schema/ as each role; FUZZ_ARGS e.g. "--max-examples 100 --seed 7 --keep".

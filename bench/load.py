@@ -1,4 +1,4 @@
-"""QUALITY P8 / issue 20: clients playing whole sessions over REST against a real server.
+"""QUALITY P8: clients playing whole sessions over REST against a real server.
 
 N simulated mobile clients (1, 10, 50, 200; `--quick`: 1, 10, 50) each sign in with a token and
 play sessions end to end — create, state, answer every card (the offline engine deals them and

@@ -222,8 +222,8 @@ Q_CLUSTER = {
 }
 if Q_CLUSTER["timeout"] >= Q_CLUSTER["retry"]:
     raise ImproperlyConfigured("Q_TIMEOUT must be smaller than Q_RETRY")
-# A worker killed mid-task is redelivered without django-q counting the attempt (django-q2
-# issue 327), so an analysis request counts its own runs and gives up after this many.
+# A worker killed mid-task is redelivered without django-q counting the attempt (django-q2's
+# issue #327), so an analysis request counts its own runs and gives up after this many.
 PSYCHOLOGIST_MAX_ATTEMPTS = env_int("PSYCHOLOGIST_MAX_ATTEMPTS", 3, minimum=1)
 
 # --- Background jobs and the data lifecycle (SPEC §7) ---------------------------------------
@@ -238,7 +238,7 @@ REACTIVATION_AFTER_MISSED = env_int("REACTIVATION_AFTER_MISSED", 3, minimum=1)
 SCHEDULE_ATTENDANCE_WINDOW = timedelta(
     hours=env_int("SCHEDULE_ATTENDANCE_WINDOW_HOURS", 12, minimum=1)
 )
-# CBT homework (issue 18): an open task expires this many days after its due date; its reminder
+# CBT homework: an open task expires this many days after its due date; its reminder
 # goes out on the due date at this local hour unless the client has a usual time of its own.
 TASK_EXPIRY_GRACE = timedelta(days=env_int("TASK_EXPIRY_GRACE_DAYS", 3, minimum=0))
 TASK_REMINDER_HOUR = min(23, env_int("TASK_REMINDER_HOUR", 10, minimum=0))

@@ -606,7 +606,7 @@ HOMEWORK_STACKS = {
 
 
 def homework_completion(sessions: QuerySet[AskSession], *, now: datetime, days: int = 30) -> Chart:
-    """CBT homework (issue 18) the sessions in scope proposed, by the day it was due: done,
+    """CBT homework the sessions in scope proposed, by the day it was due: done,
     skipped, expired or still open — stacked — and the share done of those no longer open."""
     first = _days(now, days)[0]
     rows = (

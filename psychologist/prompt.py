@@ -53,7 +53,7 @@ class AnalysisContext:
     tier: Tier
     rules: list[ClinicalRule]
     previous: list[Hypothesis]
-    # The client's CBT homework done by the session's end, with its entries (issue 18).
+    # The client's CBT homework done by the session's end, with its entries.
     homework: tuple[dict[str, Any], ...] = ()
 
     @property

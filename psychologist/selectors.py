@@ -119,7 +119,7 @@ HOMEWORK_MAX = 5
 
 
 def homework_done(*, session: AskSession) -> list[dict[str, Any]]:
-    """The client's latest CBT homework done by the session's end, with its entries (issue 18):
+    """The client's latest CBT homework done by the session's end, with its entries:
     the practice between sessions is part of what the psychologist reads."""
     until = session.ended_at or timezone.now()
     tasks = Task.objects.filter(

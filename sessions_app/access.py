@@ -269,7 +269,7 @@ def role_require(user: Any, action: SessionAction) -> None:
         raise forbidden(f"Your role may not {action.value} sessions.")
 
 
-# --- CBT homework (issue 18; SPEC §9 "client (own), counselor (caseload, read)") ----------------
+# --- CBT homework (SPEC §9 "client (own), counselor (caseload, read)") ----------------
 
 
 def tasks_visible_to(user: Any) -> Any:

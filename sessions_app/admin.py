@@ -104,7 +104,7 @@ class SessionEventInline(ReadOnlyInline):
 
 
 class TaskInline(ReadOnlyInline):
-    """The homework the session proposed (issue 18): the client's, shown and never edited."""
+    """The homework the session proposed: the client's, shown and never edited."""
 
     model = Task
     fk_name = "session"
@@ -411,7 +411,7 @@ class CaseloadAssignmentAdmin(ScopedAdmin):
 
 @admin.register(Task)
 class TaskAdmin(NoWrites, CounselorScopedAdmin):
-    """CBT homework (issue 18). What it says and what the client wrote in it is the client's:
+    """CBT homework. What it says and what the client wrote in it is the client's:
     staff read it here and change nothing — transitions go through the client's API."""
 
     list_display = ("title", "user", "kind", "status", "due_date", "session", "created_at")

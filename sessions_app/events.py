@@ -72,7 +72,7 @@ class EventType(models.TextChoices):
     WORKLINE_ACTIVATED = "workline.activated"
     WORKLINE_SPIN_OFF = "workline.spin_off"
     WORKLINE_SPIN_OFF_PROPOSED = "workline.spin_off_proposed"
-    # CBT homework between sessions (issue 18): on the log of the session that proposed it,
+    # CBT homework between sessions: on the log of the session that proposed it,
     # `task.reviewed` on the log of the session that picked it up
     TASK_PROPOSED = "task.proposed"
     TASK_ACCEPTED = "task.accepted"

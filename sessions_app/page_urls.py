@@ -27,7 +27,7 @@ urlpatterns = [
         "session-workline-activate",
     ),
     _session_page("risk", views.session_risk, "session-risk"),
-    # The counselor's workspace (issue 14).
+    # The counselor's workspace (docs/decisions/0001-a-counselor-takes-over.md).
     _session_page("claim", views.session_claim, "session-claim"),
     _session_page("take-over", views.session_take_over, "session-take-over"),
     _session_page(

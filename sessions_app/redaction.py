@@ -198,7 +198,7 @@ def session_text_models_scrub(session: AskSession) -> int:
 
 
 def tasks_scrub(session: AskSession) -> int:
-    """The session's CBT homework (issue 18): its wording and everything the client wrote in it
+    """The session's CBT homework: its wording and everything the client wrote in it
     go; kind, status, dates and the 0–100 ratings stay (statistics, like CBT techniques)."""
     rows = [
         Task(pk=pk, title="", instructions="", completion_note="", entries=payload_redact(entries))

@@ -334,7 +334,7 @@ class SessionPage:
     analysis: Any = None
     hypotheses: list[Any] = field(default_factory=list)
     message_texts: dict[int, str] = field(default_factory=dict)
-    # CBT homework (issue 18): what this session proposed, and what its opening picked up.
+    # CBT homework: what this session proposed, and what its opening picked up.
     tasks: list[Task] = field(default_factory=list)
     reviewed_tasks: list[Task] = field(default_factory=list)
 
@@ -595,7 +595,7 @@ def session_transcript(session: AskSession) -> Transcript:
     return Transcript(next(iter(topics), ""), pairs, insights, notes, answers)
 
 
-# --- CBT homework (issue 18) ---------------------------------------------------------------------
+# --- CBT homework --------------------------------------------------------------------------------
 
 # How the caseload row and the insights chart group a task's status.
 TASK_GROUPS = {

@@ -107,7 +107,7 @@ TEXTS: dict[str, Promise] = {
     # The first card after a counselor hands the conversation back to the AI: the pause is
     # acknowledged and the client checked in with, before any question.
     "handback_check_in": _("Thank you for waiting. How are you feeling right now?"),
-    # CBT homework between sessions (issue 18): the closing's offer, the opening's hook and
+    # CBT homework between sessions: the closing's offer, the opening's hook and
     # review card, the reminder on the due date. The tasks themselves: data/task_banks.json.
     "tasks_offer": _(
         "Something small to try before next time, if it fits. Take it on or leave it."

@@ -39,7 +39,7 @@ urlpatterns = [
     session_path("end", api_turns.SessionEndApi, "session-end"),
     session_path("last-thing", api_turns.SessionLastThingApi, "session-last-thing"),
     session_path("risk", api_risk.SessionRiskApi, "session-risk"),
-    # The counselor's workspace (issue 14).
+    # The counselor's workspace (docs/decisions/0001-a-counselor-takes-over.md).
     session_path("claim", api_workspace.SessionClaimApi, "session-claim"),
     session_path("take-over", api_workspace.SessionTakeOverApi, "session-take-over"),
     session_path(
@@ -47,7 +47,7 @@ urlpatterns = [
     ),
     session_path("hand-back", api_workspace.SessionHandBackApi, "session-hand-back"),
     session_path("steer", api_workspace.SessionSteerApi, "session-steer"),
-    # CBT homework between sessions (issue 18).
+    # CBT homework between sessions (docs/decisions/0004-cbt-homework-between-sessions.md).
     path("ask/tasks", api_tasks.TaskListApi.as_view(), name="task-list"),
     path("ask/tasks/<uuid:task_id>", api_tasks.TaskDetailApi.as_view(), name="task-detail"),
     path("ask/tasks/<uuid:task_id>/accept", api_tasks.TaskAcceptApi.as_view(), name="task-accept"),

@@ -259,7 +259,7 @@ def session_workline_activate(
     )
 
 
-# --- the counselor's workspace (issue 14) -------------------------------------------------------
+# --- the counselor's workspace (docs/decisions/0001-a-counselor-takes-over.md) ---
 
 
 def _back(request: HttpRequest) -> str:

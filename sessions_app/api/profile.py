@@ -1,4 +1,5 @@
-"""The client's own profile over REST: its language (issue 16)."""
+"""The client's own profile over REST: its language
+(docs/decisions/0002-three-languages-through-gettext.md)."""
 
 from __future__ import annotations
 

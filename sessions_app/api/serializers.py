@@ -157,7 +157,7 @@ class CounselorHandoffSerializer(StrictSerializer):
     handoff_time = serializers.DateTimeField()
 
     def validate_handoff_reason(self, value: str) -> str:
-        # Empty is "none given"; zero-width spaces pretend to be a reason (issue 28).
+        # Empty is "none given"; zero-width spaces pretend to be a reason.
         if value and not visible(value):
             raise serializers.ValidationError(gettext("A reason must show something, or be empty."))
         return value
@@ -362,7 +362,7 @@ class UserExportOutput(serializers.Serializer):
 
 
 class TaskExportOutput(serializers.Serializer):
-    """A piece of CBT homework as the client takes it away (issue 18)."""
+    """A piece of CBT homework as the client takes it away."""
 
     _id = serializers.UUIDField(source="id")
     session_id = serializers.UUIDField()

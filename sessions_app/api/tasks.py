@@ -1,4 +1,4 @@
-"""CBT homework over REST (issue 18; SPEC §9): `GET /api/ask/tasks`, `GET/PATCH
+"""CBT homework over REST (SPEC §9): `GET /api/ask/tasks`, `GET/PATCH
 /api/ask/tasks/{id}`, `POST …/accept|skip|done`. Clients read and act on their own tasks;
 counselors read their caseload's; ops and services read all. Access through
 `access.task_for`, writes through `engine.services`.

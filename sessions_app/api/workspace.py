@@ -1,5 +1,6 @@
-"""The counselor's workspace over REST (SPEC §9, issue 14): claim, take over, write to the
-client, hand back, steer. One view per operation; access first, then the service.
+"""The counselor's workspace over REST (SPEC §9; docs/decisions/0001-a-counselor-takes-over.md):
+claim, take over, write to the client, hand back, steer. One view per operation; access first,
+then the service.
 
 Who: claim — a counselor alerted about the session or one who may read it (caseload, handoff),
 and ops; take over, counselor-messages, hand back — the counselor who holds the session;

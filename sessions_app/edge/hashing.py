@@ -1,4 +1,5 @@
-"""Password checks, at most `PASSWORD_CHECKS_CONCURRENT` at a time per process (issue 20).
+"""Password checks, at most `PASSWORD_CHECKS_CONCURRENT` at a time per process
+(docs/decisions/0006-bounded-work-per-process.md).
 
 A password hash is deliberately slow CPU work (PBKDF2, ~1M rounds): a burst of sign-ins run
 all at once, one thread each, shares the cores between every one of them, so each takes as long

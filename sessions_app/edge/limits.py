@@ -8,7 +8,8 @@ line. Django would raise these lazily wherever the body is first read — inside
 read here, once, where the answer is ours.
 
 The body is bounded where its bytes arrive, before Django would spool all of it to a temporary
-file (issue 28): `BodyLimitMiddleware` wraps the ASGI application (uvicorn, `make serve-prod`,
+file (docs/decisions/0007-hostile-input-is-bounded.md): `BodyLimitMiddleware` wraps the ASGI
+application (uvicorn, `make serve-prod`,
 hands it the body as it is read): a declared `Content-Length` over the limit is answered before
 a byte of the body is read, a chunked body once it passes the limit. Daphne (the dev server,
 runserver) reads a whole body through Twisted before the application sees any of it, so

@@ -1,5 +1,5 @@
 """At most `REQUESTS_RUNNING` requests run at a time per process; the others wait their turn
-(issue 20).
+(docs/decisions/0006-bounded-work-per-process.md).
 
 Under ASGI, Django runs every request in a thread of its own, and a process runs Python in one
 thread at a time (the GIL). Beyond the few requests that keep it busy — one computing while

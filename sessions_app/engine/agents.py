@@ -203,7 +203,7 @@ def summarizer_ask(
     facts = {
         **facts,
         "client_language": texts.lang_of(session.locale),
-        "homework": not homework.proposes_none(session),  # issue 18
+        "homework": not homework.proposes_none(session),
     }
     context = {
         **facts,

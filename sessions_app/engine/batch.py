@@ -142,7 +142,8 @@ def _inputs(session: AskSession, pending: Pending, branch: Materialized) -> Inpu
 
 def earlier_questions(session: AskSession) -> list[str]:
     """The questions the Analyst asked in the client's last EARLIER_SESSIONS other sessions:
-    a client should not meet last week's question again (issue 17). One query."""
+    a client should not meet last week's question again
+    (docs/decisions/0003-an-offline-engine-that-listens.md). One query."""
     earlier = (
         AskSession.objects.filter(user_id=session.user_id, is_deleted=False)
         .exclude(pk=session.pk)

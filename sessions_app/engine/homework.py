@@ -1,4 +1,5 @@
-"""CBT homework between sessions (issue 18; SPEC §2 `Task`, §3 Closing and Opening).
+"""CBT homework between sessions (SPEC §2 `Task`, §3 Closing and Opening;
+docs/decisions/0004-cbt-homework-between-sessions.md).
 
 - At the closing the summarizer (the Analyst's closing output) may propose 0–2 tasks: the
   offline engine from the banks in `data/task_banks.json`, a model through the summary tool.

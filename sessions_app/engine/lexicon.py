@@ -285,7 +285,8 @@ NEGATIONS = frozenset({"not", "no", "never", "n't", "isn't", "don't", "didn't", 
 _WORD = re.compile(r"[\w']+", re.UNICODE)
 
 # What the lexicons, the mood, the language and gender readers and the offline listening read
-# of one text (issue 28): a hostile message (4,000 emoji, one 4,000-letter word, a pile of
+# of one text (docs/decisions/0007-hostile-input-is-bounded.md): a hostile message (4,000
+# emoji, one 4,000-letter word, a pile of
 # combining marks) cost minutes of CPU in VADER. A run of one character is read as three, a
 # pile of combining marks as two, and a long text as its beginning and its end — where a
 # client's topic, its fatigue and its question stand. The safety net's rules read every word.
@@ -427,7 +428,8 @@ def _zh_mood(clean: str) -> int:
     return score
 
 
-# Mood as a number in [-1, 1] (issue 17). English through VADER (negation, intensifiers and
+# Mood as a number in [-1, 1] (docs/decisions/0003-an-offline-engine-that-listens.md).
+# English through VADER (negation, intensifiers and
 # "but" built in); Russian and Chinese through the mood words above, with VADER's rules: a
 # negation within the two words before (three characters in Chinese) flips and damps a word,
 # an intensifier just before strengthens it, and the sum is squashed as VADER does.

@@ -75,7 +75,7 @@ NARRATOR_OUTPUT = ToolSpec(
     },
 )
 
-# CBT homework the closing may propose (issue 18): 0-2 tasks that fit the session's focus and
+# CBT homework the closing may propose: 0-2 tasks that fit the session's focus and
 # what the client said; none in a crisis. The engine adds the template and the due date.
 TASK_KINDS = (
     "thought_record",

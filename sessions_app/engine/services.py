@@ -17,7 +17,7 @@ The session graph (SPEC §5)
     message_fork, workline_create, workline_activate, spin_off_propose, spin_off_decide
     session_tree, worklines_index, scope_strip, session_messages, workline_path   (reads)
 
-CBT homework (issue 18)
+CBT homework
     task_accept, task_skip, task_done(*, task, by[, completion_note]) -> Task
     task_entries_update(*, task, by, change: EntriesChange) -> Task
 

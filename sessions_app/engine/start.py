@@ -184,7 +184,7 @@ def session_start(*, session: AskSession, flow: str | None = None) -> AskSession
         crisis_cards_deal(turn)
     else:
         card = _topic_card(locked, [] if crisis_before else history)
-        # A hook that named last time's homework asks how it went first (issue 18).
+        # A hook that named last time's homework asks how it went first.
         first = [homework.review_card(task, locked.locale)] if task else []
         turn.open_batch([*first, card], engine="engine")
     turn.save()

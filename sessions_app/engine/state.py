@@ -68,7 +68,7 @@ def _document(session: AskSession) -> dict[str, Any]:
         "answered": answered_pairs(path),
         "workline": {"id": workline.pk, "name": workline.name} if workline else None,
         "notice": _notice(session, path),
-        # The closing's homework offer (issue 18), accepted or declined through the tasks API.
+        # The closing's homework offer, accepted or declined through the tasks API.
         "homework": closing_homework(session),
         "engine": _engine(path),
         "counselor": _counselor(session),

@@ -28,7 +28,8 @@ TEXT_MAX = 4000
 
 def visible(text: str) -> bool:
     """Whether `text` shows anything: a letter, digit, punctuation or symbol (an emoji), not
-    only spaces, zero-width or format characters, controls, or marks on nothing (issue 28)."""
+    only spaces, zero-width or format characters, controls, or marks on nothing
+    (docs/decisions/0007-hostile-input-is-bounded.md)."""
     return any(unicodedata.category(ch)[0] in "LNPS" for ch in text)
 
 

@@ -1,4 +1,5 @@
-"""CBT homework between sessions (issue 18): the reminder on the due date, and expiry after a
+"""CBT homework between sessions (docs/decisions/0004-cbt-homework-between-sessions.md): the
+reminder on the due date, and expiry after a
 grace period. One job, every 15 minutes, safe to run twice or concurrently: a reminder is once
 by the notification's dedupe key (`task:<id>`), and delivered once by `delivery.py`; an expiry
 re-reads the task under its row lock.

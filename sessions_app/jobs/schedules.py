@@ -39,7 +39,7 @@ SCHEDULES: tuple[JobSchedule, ...] = (
     JobSchedule(f"{PREFIX}follow_ups", "sessions_app.tasks.follow_ups_notify", MINUTES, 5),
     # Every minute: an unclaimed crisis alert escalates within a minute of its due time.
     JobSchedule(f"{PREFIX}escalation", "sessions_app.tasks.alerts_escalate", MINUTES, 1),
-    # CBT homework: the due-date reminder and expiry after the grace period (issue 18).
+    # CBT homework: the due-date reminder and expiry after the grace period.
     JobSchedule(f"{PREFIX}homework", "sessions_app.tasks.homework_sweep", MINUTES, 15),
     JobSchedule(f"{PREFIX}reactivation", "sessions_app.tasks.reactivations_send", HOURLY),
     JobSchedule(f"{PREFIX}idempotency_prune", "sessions_app.tasks.idempotency_prune", HOURLY),

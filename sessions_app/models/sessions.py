@@ -492,7 +492,8 @@ class Workline(models.Model):
     )
     compaction_summary = models.TextField(blank=True, default="")
     # The questions the Analyst asked on the path up to `compacted_through`: with them a turn
-    # reads only the tail for what was asked before (no question comes back, issue 17).
+    # reads only the tail for what was asked before (no question comes back:
+    # docs/decisions/0003-an-offline-engine-that-listens.md).
     compacted_questions = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)

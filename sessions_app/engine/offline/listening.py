@@ -1,5 +1,5 @@
 """Listening: what the client said, read for themes, thinking traps and healthy steps, and the
-questions that take it up (issue 17).
+questions that take it up (docs/decisions/0003-an-offline-engine-that-listens.md).
 
 The lexicons and templates are each language's `listening` table in `banks/`. Theme words are
 lemmas: Russian words are compared by their pymorphy3 normal forms, English ones by their

@@ -69,7 +69,7 @@ def _omitted(count: int, lang: str) -> str:
 def _tasks(
     context: dict[str, Any], answers: list[str], focus: str, themes: list[str]
 ) -> list[dict[str, str]]:
-    """Homework from the banks (issue 18): none in a crisis, or when the engine says none."""
+    """Homework from the banks: none in a crisis, or when the engine says none."""
     locale = str(context.get("locale") or "en")
     if context.get("homework") is False or any(detect_crisis(a, locale) for a in answers):
         return []

@@ -498,7 +498,7 @@ def load_notifications(people: People) -> None:
         )
 
 
-# The homework of the latest finished, non-crisis demo sessions (issue 18): one task each, from
+# The homework of the latest finished, non-crisis demo sessions: one task each, from
 # the offline banks in the session's language, due over the last days in these states.
 HOMEWORK_STATES = ("done", "done", "accepted", "skipped", "expired", "done", "proposed", "done")
 

@@ -435,7 +435,8 @@ WEBSOCKET_CREDENTIALS_CHECK_SECONDS = env_int("WEBSOCKET_CREDENTIALS_CHECK_SECON
 # How long a stored Idempotency-Key response is replayed (SPEC §9).
 IDEMPOTENCY_KEY_TTL = timedelta(hours=env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24, minimum=1))
 
-# The OpenAPI document's description: Markdown, kept beside the settings.
+# The OpenAPI document's description, Markdown kept beside the settings; the errors any request
+# may get are appended to it from their codes (sessions_app.api.base.any_request_errors).
 API_DESCRIPTION = (BASE_DIR / "config" / "api.md").read_text(encoding="utf-8")
 
 SPECTACULAR_SETTINGS = {
@@ -444,6 +445,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "sessions_app.api.base.any_request_errors",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "RiskLevelEnum": "sessions_app.models.RiskLevel",
         "AgentOriginEnum": "sessions_app.models.AgentOrigin",

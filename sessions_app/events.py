@@ -18,7 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from sessions_app import models as session_models
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.models import AskSession, IdempotencyRecord, SessionEvent
 from sessions_app.realtime import push as realtime
 from sessions_app.roles import role_of
@@ -139,7 +139,7 @@ def events_append(
     """
     for spec in events:
         if spec.type not in EventType.values:
-            raise ApplicationError("E_VALIDATION", f"{spec.type!r} is not an EventType")
+            raise ApplicationError(ErrorCode.VALIDATION, f"{spec.type!r} is not an EventType")
     return _events_insert(session, events, seq_reserved=seq_reserved)
 
 
@@ -236,5 +236,5 @@ def session_length_check(*, session: AskSession, adding: int = 1) -> None:
     limit = session_models.SESSION_MESSAGES_MAX
     if session.message_count + adding > limit:
         raise ApplicationError(
-            "E_SESSION_TOO_LONG", f"A session holds at most {limit} messages.", status=409
+            ErrorCode.SESSION_TOO_LONG, f"A session holds at most {limit} messages."
         )

@@ -26,7 +26,7 @@ from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.serializers import StrictSerializer
 from sessions_app.engine import services as engine
 from sessions_app.errors import ApplicationError, ErrorCode
-from sessions_app.models import AskSession, TaskKind, TaskStatus
+from sessions_app.models import AskSession, CardKind, TaskKind, TaskStatus
 from sessions_app.roles import Role, role_of
 
 # --- serializers ----------------------------------------------------------------------------
@@ -37,20 +37,10 @@ class CardOutput(serializers.Serializer):
     text = serializers.CharField()
     type = serializers.ChoiceField(choices=["open"])
     kind = serializers.ChoiceField(
-        choices=[
-            "topic",
-            "question",
-            "open",
-            "fallback",
-            "completion",
-            "last_thing",
-            "scheduler",
-            "crisis_resources",
-            "task_review",
-        ],
+        choices=CardKind.values,
         help_text="topic/question/open/fallback/scheduler/crisis_resources/task_review (how "
-        "the last homework went): answer with POST answers; completion: POST end or "
-        "continue; last_thing: POST last-thing.",
+        "the last homework went)/screening (the safety net asks): answer with POST answers; "
+        "completion: POST end or continue; last_thing: POST last-thing.",
     )
 
 

@@ -305,40 +305,8 @@ LLM_BINDINGS = {
     for agent, model in _ANTHROPIC_MODELS.items()
 }
 
-# Prices in micro-USD per million tokens (so $3 / MTok is 3_000_000). Anthropic reports
-# `input_tokens` WITHOUT the cached part, so the four counts are billed separately.
-LLM_PRICES = {
-    "claude-opus-4-6": {
-        "input": 5_000_000,
-        "output": 25_000_000,
-        "cache_read": 500_000,
-        "cache_write": 6_250_000,
-    },
-    "claude-opus-4-5": {
-        "input": 5_000_000,
-        "output": 25_000_000,
-        "cache_read": 500_000,
-        "cache_write": 6_250_000,
-    },
-    "claude-sonnet-4-6": {
-        "input": 3_000_000,
-        "output": 15_000_000,
-        "cache_read": 300_000,
-        "cache_write": 3_750_000,
-    },
-    "claude-sonnet-4-5": {
-        "input": 3_000_000,
-        "output": 15_000_000,
-        "cache_read": 300_000,
-        "cache_write": 3_750_000,
-    },
-    "claude-haiku-4-5": {
-        "input": 1_000_000,
-        "output": 5_000_000,
-        "cache_read": 100_000,
-        "cache_write": 1_250_000,
-    },
-}
+# What each model costs is data: the ModelPrice table in admin, over the defaults in
+# psychologist/llm/prices.py.
 
 # Input budget for a materialized prompt (SPEC §5): past it, older turns are compacted.
 LLM_CONTEXT_BUDGET_TOKENS = env_int("LLM_CONTEXT_BUDGET_TOKENS", 6000, minimum=200)

@@ -85,6 +85,10 @@ ANY_REQUEST = (
 )
 
 
+def _split(failure: Failure) -> tuple[ErrorCode, str]:
+    return failure if isinstance(failure, tuple) else (failure, "")
+
+
 def described(*failures: Failure) -> str:
     """One status's description in the OpenAPI document, written from the codes' own:
     `E_FORBIDDEN: the caller may not do this (clients only); E_…`."""
@@ -94,7 +98,7 @@ def described(*failures: Failure) -> str:
 def _described(before: str, failures: tuple[Failure, ...]) -> str:
     text = before
     for failure in failures:
-        code, cause = failure if isinstance(failure, tuple) else (failure, "")
+        code, cause = _split(failure)
         # A code explained once is not explained again: only another cause of it is named.
         explained = re.search(rf"(^|; ){code}: ", text) is not None
         if explained and (not cause or f"{code} ({cause})" in text):
@@ -109,11 +113,10 @@ def errors(*failures: Failure) -> dict[int, OpenApiResponse]:
     """An operation's error responses, each status described from its codes:
     `errors(ErrorCode.NOT_FOUND, (ErrorCode.FORBIDDEN, "clients only"))` → {401, 429, 404, 403}.
     """
-    named = {failure[0] if isinstance(failure, tuple) else failure for failure in failures}
+    named = {_split(failure)[0] for failure in failures}
     by_status: dict[int, list[Failure]] = {}
     for failure in (*(code for code in ANY_OPERATION if code not in named), *failures):
-        code = failure[0] if isinstance(failure, tuple) else failure
-        by_status.setdefault(code.status, []).append(failure)
+        by_status.setdefault(_split(failure)[0].status, []).append(failure)
     return {
         status: OpenApiResponse(ErrorOutput, description=described(*listed))
         for status, listed in by_status.items()
@@ -192,8 +195,8 @@ class ApiSchema(AutoSchema):
         }
         responses = operation["responses"]
         for failure in added:
-            code = failure[0] if isinstance(failure, tuple) else failure
-            response = responses.setdefault(str(code.status), {"content": error, "description": ""})
+            status = str(_split(failure)[0].status)
+            response = responses.setdefault(status, {"content": error, "description": ""})
             response["description"] = _described(response["description"], (failure,))
         return operation
 

@@ -87,6 +87,8 @@ INSTALLED_APPS = [
     "sessions_app",
     "psychologist",
     "insights",
+    # Swagger UI's static files, served by us (SPECTACULAR_SETTINGS).
+    "drf_spectacular_sidecar",
 ]
 
 MIDDLEWARE = [
@@ -250,20 +252,22 @@ NOTIFICATION_EMAIL = env_bool("NOTIFICATION_EMAIL", False)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Naisei <no-reply@naisei.invalid>")
 # Django 6.1 mailers: the console in development, SMTP in production (EMAIL_* options).
 _DEFAULT_MAILER = "smtp.EmailBackend" if PRODUCTION else "console.EmailBackend"
+_MAILER = env_str("EMAIL_BACKEND", f"django.core.mail.backends.{_DEFAULT_MAILER}")
 MAILERS = {
     "default": {
-        "BACKEND": env_str("EMAIL_BACKEND", f"django.core.mail.backends.{_DEFAULT_MAILER}"),
-        "OPTIONS": {},
+        "BACKEND": _MAILER,
+        # The EMAIL_* options are read (and checked) only for SMTP.
+        "OPTIONS": {
+            "host": env_str("EMAIL_HOST", "localhost"),
+            "port": env_int("EMAIL_PORT", 25, minimum=1),
+            "username": env_str("EMAIL_HOST_USER"),
+            "password": env_str("EMAIL_HOST_PASSWORD"),
+            "use_tls": env_bool("EMAIL_USE_TLS", False),
+        }
+        if _MAILER.endswith("smtp.EmailBackend")
+        else {},
     }
 }
-if MAILERS["default"]["BACKEND"].endswith("smtp.EmailBackend"):
-    MAILERS["default"]["OPTIONS"] = {
-        "host": env_str("EMAIL_HOST", "localhost"),
-        "port": env_int("EMAIL_PORT", 25, minimum=1),
-        "username": env_str("EMAIL_HOST_USER"),
-        "password": env_str("EMAIL_HOST_PASSWORD"),
-        "use_tls": env_bool("EMAIL_USE_TLS", False),
-    }
 # Opt-in Markdown export of a client's sessions; git-ignored by default. Agents never see it.
 VAULT_EXPORT_DIR = Path(env_str("VAULT_EXPORT_DIR") or BASE_DIR / "vault")
 
@@ -301,40 +305,8 @@ LLM_BINDINGS = {
     for agent, model in _ANTHROPIC_MODELS.items()
 }
 
-# Prices in micro-USD per million tokens (so $3 / MTok is 3_000_000). Anthropic reports
-# `input_tokens` WITHOUT the cached part, so the four counts are billed separately.
-LLM_PRICES = {
-    "claude-opus-4-6": {
-        "input": 5_000_000,
-        "output": 25_000_000,
-        "cache_read": 500_000,
-        "cache_write": 6_250_000,
-    },
-    "claude-opus-4-5": {
-        "input": 5_000_000,
-        "output": 25_000_000,
-        "cache_read": 500_000,
-        "cache_write": 6_250_000,
-    },
-    "claude-sonnet-4-6": {
-        "input": 3_000_000,
-        "output": 15_000_000,
-        "cache_read": 300_000,
-        "cache_write": 3_750_000,
-    },
-    "claude-sonnet-4-5": {
-        "input": 3_000_000,
-        "output": 15_000_000,
-        "cache_read": 300_000,
-        "cache_write": 3_750_000,
-    },
-    "claude-haiku-4-5": {
-        "input": 1_000_000,
-        "output": 5_000_000,
-        "cache_read": 100_000,
-        "cache_write": 1_250_000,
-    },
-}
+# What each model costs is data: the ModelPrice table in admin, over the defaults in
+# psychologist/llm/prices.py.
 
 # Input budget for a materialized prompt (SPEC §5): past it, older turns are compacted.
 LLM_CONTEXT_BUDGET_TOKENS = env_int("LLM_CONTEXT_BUDGET_TOKENS", 6000, minimum=200)
@@ -359,6 +331,12 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "pages:home"
 LOGOUT_REDIRECT_URL = "login"
 
+# How many proxies we run in front of the app, each appending to X-Forwarded-For. 0 (the
+# default): the header is ignored, the socket's address is the client. N: the Nth address from
+# the right (sessions_app.edge.addresses). Never more than the proxies that really exist: every
+# entry left of them is written by the client.
+TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
+
 # Every API view answers errors as {"code", "detail"} (sessions_app.api.errors); throttle rates
 # are per scope and come from the environment, so production can tune them without a release.
 REST_FRAMEWORK = {
@@ -377,14 +355,9 @@ REST_FRAMEWORK = {
         "write": env_str("THROTTLE_WRITE", "120/min"),
         "export": env_str("THROTTLE_EXPORT", "5/hour"),
     },
+    "NUM_PROXIES": TRUSTED_PROXY_HOPS,
 }
 # --- The edge: client addresses, request limits, login lockout (QUALITY R11) ---------------
-# How many proxies we run in front of the app, each appending to X-Forwarded-For. 0 (the
-# default): the header is ignored, the socket's address is the client. N: the Nth address from
-# the right (sessions_app.edge.addresses). Never more than the proxies that really exist: every
-# entry left of them is written by the client.
-TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
-REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_HOPS
 # Bigger bodies, more fields or more files answer 413 E_PAYLOAD_TOO_LARGE on every route.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("REQUEST_MAX_BODY_BYTES", 2_621_440, minimum=1024)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("REQUEST_MAX_FIELDS", 1000, minimum=1)
@@ -430,27 +403,9 @@ WEBSOCKET_CREDENTIALS_CHECK_SECONDS = env_int("WEBSOCKET_CREDENTIALS_CHECK_SECON
 # How long a stored Idempotency-Key response is replayed (SPEC §9).
 IDEMPOTENCY_KEY_TTL = timedelta(hours=env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24, minimum=1))
 
-API_DESCRIPTION = """AI-guided reflection sessions for clients, counselors, ops and services.
-
-- **Auth**: `POST /api/auth/token` → `Authorization: Token <token>` (hashed, expiring); browsers
-  use the session cookie with CSRF.
-- **Errors** are always `{"code": "E_…", "detail": "…"}`; `E_VALIDATION` adds `fields` with
-  messages per input field. Unknown, read-only and role-forbidden fields are rejected.
-- **Idempotency-Key** on every POST: a retry with the same key (per user) returns the first
-  successful response (header `Idempotent-Replayed: true`) and changes nothing; a concurrent
-  retry waits for the first and gets its response; failures are not stored, so a retry runs
-  again; the same key with another request is `422 E_IDEMPOTENCY_KEY_REUSED`. Keys live 24 h.
-  Login, logout and export are exempt (secrets or whole histories are never stored). The turn
-  loop and hand-back answer `409 E_IDEMPOTENCY_IN_PROGRESS` while the first attempt still runs;
-  if it died after its work was stored, the retry gets the resulting state, replayed.
-- **Turns**: one card takes exactly one answer: a second answer to it (a double tap, a resend)
-  is `409 E_CARD_ANSWERED` with the current `state`. At 100 messages the dialogue stops
-  (`409 E_SESSION_TOO_LONG`); ending, the last thing and a counselor's conversation never do.
-- **Lists** are keyset-paginated (`cursor`), 20 per page, newest first.
-- **Privacy**: clients never receive P3 fields (`initial_risk_level`, `final_risk_level`,
-  `counselor_handoff`, `intervention_triggered`); a client filtering by risk gets
-  `E_VALIDATION`.
-"""
+# The OpenAPI document's description, Markdown kept beside the settings; the errors any request
+# may get are appended to it from their codes (sessions_app.api.base.any_request_errors).
+API_DESCRIPTION = (BASE_DIR / "config" / "api.md").read_text(encoding="utf-8")
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Naisei API",
@@ -458,6 +413,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "sessions_app.api.base.any_request_errors",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "RiskLevelEnum": "sessions_app.models.RiskLevel",
         "AgentOriginEnum": "sessions_app.models.AgentOrigin",
@@ -467,10 +426,8 @@ SPECTACULAR_SETTINGS = {
         "TaskStatusEnum": "sessions_app.models.TaskStatus",
         "TaskKindEnum": "sessions_app.models.TaskKind",
     },
-}
-# The docs page serves Swagger UI from our own static files (drf-spectacular-sidecar), never a CDN.
-INSTALLED_APPS.append("drf_spectacular_sidecar")
-SPECTACULAR_SETTINGS |= {
+    # The docs page serves Swagger UI from our own static files (drf-spectacular-sidecar, in
+    # INSTALLED_APPS), never a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

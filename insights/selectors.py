@@ -49,7 +49,7 @@ from psychologist.models import (
     LLMCall,
 )
 from sessions_app.access import SessionAction, role_require, sessions_visible_to
-from sessions_app.models import AskSession, SessionEvent, Task, TaskStatus
+from sessions_app.models import AskSession, EventType, SessionEvent, Task, TaskStatus
 
 RISK_LEVELS = ("L3", "L4")
 MOODS = ("declining", "stable", "improving", "crisis")
@@ -64,10 +64,6 @@ HYPOTHESES_MAX = 200
 LIST_MAX = 20
 FOLLOW_UP_AHEAD = timedelta(days=14)
 TECHNIQUES_MAX = 12
-# Event types read here (the event registry lives in sessions_app.events, a writer).
-RISK_ESCALATED = "risk.escalated"
-HANDOFF_CREATED = "handoff.created"
-ITERATION = "psychologist.iteration"
 
 
 # --- scope and filters ---------------------------------------------------------------------------
@@ -163,7 +159,9 @@ def analyses_running(*, user: Any) -> list[AnalysisRequest]:
     reported (its progress events), or None before the first."""
     iteration = (
         SessionEvent.objects.filter(
-            session=OuterRef("session_id"), type=ITERATION, created_at__gte=OuterRef("created_at")
+            session=OuterRef("session_id"),
+            type=EventType.PSYCHOLOGIST_ITERATION,
+            created_at__gte=OuterRef("created_at"),
         )
         .order_by("-seq")
         .annotate(number=KT("payload__iteration"))
@@ -330,7 +328,7 @@ def risk_sessions_per_day(
     """Sessions that reached L3 or L4 — at the start, at the end, or by an escalation on the
     way — per day the session started (schema §9 "风险会话统计")."""
     escalated = SessionEvent.objects.filter(
-        session=OuterRef("pk"), type=RISK_ESCALATED, payload__level__in=RISK_LEVELS
+        session=OuterRef("pk"), type=EventType.RISK_ESCALATED, payload__level__in=RISK_LEVELS
     )
     at_risk = (
         Exists(escalated)
@@ -555,7 +553,7 @@ def time_to_claim(sessions: QuerySet[AskSession], *, now: datetime, days: int = 
     rows = (
         SessionEvent.objects.filter(
             session__in=sessions.values("pk"),
-            type=HANDOFF_CREATED,
+            type=EventType.HANDOFF_CREATED,
             payload__has_key="seconds_to_claim",
         )
         .annotate(at=Coalesce(F("session__handoff_time"), F("created_at")))

@@ -1,4 +1,4 @@
-"""Django admin of the psychologist: bindings, metering, and the analyses with their review
+"""Django admin of the psychologist: bindings, prices, metering, and the analyses with their review
 actions (accept, dismiss, reanalyse), scoped for counselors like the sessions themselves."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from psychologist.models import (
     HypothesisEvidence,
     LLMCall,
     ModelBinding,
+    ModelPrice,
 )
 from sessions_app.admin import CounselorScopedAdmin, NoWrites, ReadOnlyInline
 from sessions_app.errors import ApplicationError
@@ -32,6 +33,15 @@ class ModelBindingAdmin(admin.ModelAdmin):
     list_display = ["agent", "provider", "model", "updated_at"]
     list_editable = ["provider", "model"]
     list_filter = ["provider"]
+
+
+@admin.register(ModelPrice)
+class ModelPriceAdmin(admin.ModelAdmin):
+    """Micro-USD per million tokens; metering reads an edit within a minute."""
+
+    list_display = ["model", "input", "output", "cache_read", "cache_write", "updated_at"]
+    list_editable = ["input", "output", "cache_read", "cache_write"]
+    search_fields = ["model"]
 
 
 @admin.register(LLMCall)

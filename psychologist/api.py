@@ -27,12 +27,11 @@ from sessions_app.api.base import (
     session_operation,
 )
 from sessions_app.api.sessions import page_of
+from sessions_app.errors import ErrorCode
 
 _HYPOTHESIS_ID = OpenApiParameter("hypothesis_id", int, OpenApiParameter.PATH)
-_DENIALS = {
-    "s403": "E_FORBIDDEN (clients and services; a crisis session outside your caseload)",
-    "s404": "E_NOT_FOUND",
-}
+_FORBIDDEN = (ErrorCode.FORBIDDEN, "clients and services; a crisis session outside your caseload")
+_DENIALS = (_FORBIDDEN, ErrorCode.NOT_FOUND)
 
 
 class HypothesisPagination(KeysetPagination):
@@ -45,7 +44,7 @@ class ReanalyzeApi(ApiView):
     @session_operation(
         "psychologist_reanalyze",
         AnalysisRequestOutput,
-        errors(**_DENIALS, s409="E_SESSION_STILL_ACTIVE"),
+        errors(*_DENIALS, ErrorCode.SESSION_STILL_ACTIVE),
         status=202,
         request=None,
         description="Analyse a closed session again. The run happens in the background and "
@@ -66,7 +65,7 @@ class HypothesisListApi(ApiView):
         parameters=[HypothesisListFilter, OpenApiParameter("cursor", str)],
         responses={
             200: page_of("HypothesisPage", HypothesisOutput(many=True)),
-            **errors(s400="E_VALIDATION", s403=_DENIALS["s403"]),
+            **errors(ErrorCode.VALIDATION, _FORBIDDEN),
         },
         description="Hypotheses of the sessions you may read, newest first, 20 per page "
         "(keyset cursor); by default only those of current analyses.",
@@ -102,7 +101,7 @@ def _decision_schema(verb: str, description: str) -> Any:
             request=None,
             responses={
                 200: HypothesisOutput,
-                **errors(**_DENIALS, s409="E_HYPOTHESIS_DECIDED (no longer proposed)"),
+                **errors(*_DENIALS, (ErrorCode.HYPOTHESIS_DECIDED, "no longer proposed")),
             },
             description=description,
         )

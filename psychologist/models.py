@@ -9,7 +9,13 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 # The LLM layer's tables belong to this app; importing them here registers them with it.
-from psychologist.llm.models import LLMAgent, LLMCall, LLMProviderName, ModelBinding  # noqa: F401
+from psychologist.llm.models import (  # noqa: F401
+    LLMAgent,
+    LLMCall,
+    LLMProviderName,
+    ModelBinding,
+    ModelPrice,
+)
 from sessions_app.models import TerminationReason, in_choices
 
 

@@ -20,7 +20,7 @@ from psychologist.models import (
     HypothesisStatus,
 )
 from sessions_app.access import SessionAction, role_require, session_for, sessions_visible_to
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.models import AskMessage, AskSession, SessionEvent, Task, TaskStatus
 
 # The psychologist's own records are not part of what it analyses: reading them back would
@@ -188,11 +188,11 @@ def hypothesis_for(user: Any, hypothesis_id: int, *, write: bool = False) -> Hyp
     try:
         hypothesis.session = session_for(user, hypothesis.session_id, write=write)
     except ApplicationError as exc:
-        if exc.code == "E_NOT_FOUND":
+        if exc.code == ErrorCode.NOT_FOUND:
             raise _hypothesis_not_found() from None
         raise
     return hypothesis
 
 
 def _hypothesis_not_found() -> ApplicationError:
-    return ApplicationError("E_NOT_FOUND", "Hypothesis not found.", status=404)
+    return ApplicationError(ErrorCode.NOT_FOUND, "Hypothesis not found.")

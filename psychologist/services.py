@@ -19,7 +19,7 @@ from psychologist.models import (
     HypothesisStatus,
     HypothesisTarget,
 )
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.events import EventType, event_append, event_by
 from sessions_app.models import AskSession, UserProfile
 
@@ -63,12 +63,11 @@ def analysis_reanalyse(*, session: AskSession, by: Any) -> AnalysisRequest:
     session = AskSession.objects.select_for_update().get(pk=session.pk)
     if session.is_deleted:
         # Its content is being anonymised: there is nothing left to analyse.
-        raise ApplicationError("E_NOT_FOUND", "Session not found.", status=404)
+        raise ApplicationError(ErrorCode.NOT_FOUND, "Session not found.")
     if session.is_active:
         raise ApplicationError(
-            "E_SESSION_STILL_ACTIVE",
+            ErrorCode.SESSION_STILL_ACTIVE,
             "The session is still active; it is analysed when it closes.",
-            status=409,
         )
     request = analysis_request(
         session=session, triggered_by=AnalysisRequest.TriggeredBy.MANUAL, by=by
@@ -317,7 +316,7 @@ def _hypothesis_decide(hypothesis: Hypothesis, *, by: Any, status: str) -> Hypot
     )
     if not won:
         raise ApplicationError(
-            "E_HYPOTHESIS_DECIDED", "This hypothesis was already accepted or dismissed.", status=409
+            ErrorCode.HYPOTHESIS_DECIDED, "This hypothesis was already accepted or dismissed."
         )
     hypothesis.status, hypothesis.decided_by, hypothesis.decided_at = status, by, now
     event_by(

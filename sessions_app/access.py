@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.models import (
     AgentOrigin,
     AskAgent,
@@ -74,11 +74,11 @@ PAGE_ROLES = frozenset({Role.COUNSELOR, Role.OPS})
 
 
 def not_found() -> ApplicationError:
-    return ApplicationError("E_NOT_FOUND", "Session not found.", status=404)
+    return ApplicationError(ErrorCode.NOT_FOUND, "Session not found.")
 
 
 def forbidden(detail: str) -> ApplicationError:
-    return ApplicationError("E_FORBIDDEN", detail, status=403)
+    return ApplicationError(ErrorCode.FORBIDDEN, detail)
 
 
 def max_privacy_for(user: Any) -> Privacy:
@@ -288,7 +288,7 @@ def tasks_visible_to(user: Any) -> Any:
 
 
 def task_not_found() -> ApplicationError:
-    return ApplicationError("E_NOT_FOUND", "Task not found.", status=404)
+    return ApplicationError(ErrorCode.NOT_FOUND, "Task not found.")
 
 
 def task_for(user: Any, task_id: Any, *, write: bool = False) -> Task:

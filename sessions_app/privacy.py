@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from sessions_app.models import EventType
+
 
 class Privacy(IntEnum):
     P1 = 1
@@ -117,7 +119,7 @@ P3_PAYLOAD_KEYS: frozenset[str] = P3_FIELDS | frozenset(
 # A person joining, speaking and leaving is the client's own conversation; the claim behind it
 # (`handoff.created`) and a counselor's steer notes for the Analyst are not.
 CLIENT_EVENT_TYPES: frozenset[str] = frozenset(
-    {"counselor.took_over", "counselor.message", "counselor.handed_back"}
+    {EventType.COUNSELOR_TOOK_OVER, EventType.COUNSELOR_MESSAGE, EventType.COUNSELOR_HANDED_BACK}
 )
 REDACTED_EVENT_TYPE = "redacted"
 

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from psychologist.llm.registry import Provider, binding_for_agent, get_provider, providers_replaced
 from psychologist.llm.scripted import ScriptedProvider, recording_errors
 from sessions_app.engine.schemas import TOOLS_BY_AGENT
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.events import EventType, event_append
 from sessions_app.models import AskSession, SandboxSession, SessionType, UserProfile
 from sessions_app.roles import Role
@@ -129,7 +129,7 @@ def _unstorable(data: Any) -> bool:
 
 
 def _script_invalid(detail: str) -> ApplicationError:
-    return ApplicationError("E_VALIDATION", detail, status=400, fields={"script": [detail]})
+    return ApplicationError(ErrorCode.VALIDATION, detail, fields={"script": [detail]})
 
 
 @transaction.atomic
@@ -168,7 +168,7 @@ def sandbox_start(
     """Start a test session that `counselor` plays. A test client has one active session at a
     time (the database says so), so an unfinished earlier test session is closed first."""
     if provider == SandboxSession.Provider.ANTHROPIC and not anthropic_available():
-        raise ApplicationError("E_VALIDATION", "Anthropic is not configured here.", status=400)
+        raise ApplicationError(ErrorCode.VALIDATION, "Anthropic is not configured here.")
     client = test_client_for(counselor)
     # The profile is the test client's own: the sandbox form sets who it pretends to be.
     UserProfile.objects.filter(user=client).update(locale=locale, is_minor=is_minor)

@@ -38,7 +38,7 @@ from sessions_app.engine.services import (
     workline_path,
 )
 from sessions_app.engine.titles import session_label
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.events import EventType
 from sessions_app.models import (
     AskMessage,
@@ -96,9 +96,8 @@ def session_by_dify(*, user: Any, dify_conversation_id: uuid.UUID) -> AskSession
     )
     if session is None:
         raise ApplicationError(
-            "E_DIFY_SESSION_NOT_FOUND",
+            ErrorCode.DIFY_SESSION_NOT_FOUND,
             "No session is mapped to this dify_conversation_id.",
-            status=404,
         )
     return session
 
@@ -114,7 +113,7 @@ def notification_list(*, user: Any, unread_only: bool = False) -> QuerySet[Notif
 def notification_for(user: Any, notification_id: int) -> Notification:
     notification = Notification.objects.filter(user=user, pk=notification_id).first()
     if notification is None:
-        raise ApplicationError("E_NOT_FOUND", "Notification not found.", status=404)
+        raise ApplicationError(ErrorCode.NOT_FOUND, "Notification not found.")
     return notification
 
 

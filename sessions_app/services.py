@@ -17,7 +17,7 @@ from sessions_app import redaction
 from sessions_app.engine.crisis import risk_now
 from sessions_app.engine.risk import is_crisis_raise, risk_escalate_by
 from sessions_app.engine.start import session_start
-from sessions_app.errors import ApplicationError, invalid
+from sessions_app.errors import ApplicationError, ErrorCode, invalid
 from sessions_app.events import EventType, event_append, event_by, session_length_check
 from sessions_app.models import (
     AgentKey,
@@ -43,7 +43,7 @@ _BUILTIN_AGENT_VERSION = "builtin"
 
 
 def _agent_invalid(detail: str) -> ApplicationError:
-    return ApplicationError("E_SESSION_AGENT_INVALID", detail, status=400)
+    return ApplicationError(ErrorCode.SESSION_AGENT_INVALID, detail)
 
 
 def _agent_resolve(
@@ -144,12 +144,12 @@ def _create_conflict(dify_conversation_id: uuid.UUID | None) -> ApplicationError
     )
     if taken:
         return ApplicationError(
-            "E_VALIDATION",
+            ErrorCode.VALIDATION,
             "Invalid input.",
             fields={"dify_conversation_id": ["A session with this id already exists."]},
         )
     return ApplicationError(
-        "E_SESSION_ACTIVE_EXISTS", "This client already has an active session.", status=409
+        ErrorCode.SESSION_ACTIVE_EXISTS, "This client already has an active session."
     )
 
 
@@ -160,7 +160,7 @@ def _handoff_apply(session: AskSession, handoff: dict[str, Any] | None) -> None:
     counselor = User.objects.filter(pk=handoff["counselor_id"]).first()
     if counselor is None or role_of(counselor) is not Role.COUNSELOR:
         raise ApplicationError(
-            "E_VALIDATION",
+            ErrorCode.VALIDATION,
             "Invalid input.",
             fields={"counselor_handoff": {"counselor_id": ["Not a counselor."]}},
         )
@@ -323,19 +323,17 @@ def _modality_apply(
     )
     if audio_changes and not voice_enabled(voice_config=session.voice_config, modality_flags=flags):
         raise ApplicationError(
-            "E_SESSION_VOICE_DISABLED",
+            ErrorCode.SESSION_VOICE_DISABLED,
             "Voice is disabled for this session (voice_config.enable_tts and the audio flag "
             "are both off), so its audio count cannot change.",
-            status=409,
         )
     if attachment_count is not None:
         stored = session.messages.exclude(attachment="").count()
         if attachment_count != stored:
             raise ApplicationError(
-                "E_SESSION_FILE_MISMATCH",
+                ErrorCode.SESSION_FILE_MISMATCH,
                 f"attachment_count {attachment_count} differs from the {stored} attachments "
                 "stored in this session's messages.",
-                status=409,
             )
         session.attachment_count = attachment_count
     if audio_message_count is not None:

@@ -1,4 +1,5 @@
-"""The LLM layer's two tables: which provider serves an agent, and every metered call.
+"""The LLM layer's tables: which provider serves an agent, what a model costs, and every
+metered call.
 
 They live in the leaf so that its code imports nothing above it; their app is `psychologist`
 (the tables and migrations are that app's), which re-exports them from `psychologist.models`.
@@ -6,10 +7,11 @@ They live in the leaf so that its code imports nothing above it; their app is `p
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+
+from psychologist.llm.prices import DEFAULT_PRICES
 
 
 class LLMAgent(models.TextChoices):
@@ -58,8 +60,36 @@ class ModelBinding(models.Model):
 
     def clean(self) -> None:
         # An unpriced model would be metered at zero cost and slip past the analysis budgets.
-        if self.provider == LLMProviderName.ANTHROPIC and self.model not in settings.LLM_PRICES:
-            raise ValidationError({"model": "Add this model to LLM_PRICES first."})
+        if self.provider == LLMProviderName.ANTHROPIC and not ModelPrice.priced(self.model):
+            raise ValidationError({"model": "Add this model to the model prices first."})
+
+
+class ModelPrice(models.Model):
+    """What a model costs, in micro-USD per million tokens of each kind; ops edit it in admin.
+    A model without a row is priced at `prices.DEFAULT_PRICES` (the rows start as those).
+    Metering reads the table at most once a minute per process (`metering.prices`)."""
+
+    model = models.CharField(max_length=80, unique=True)
+    input = models.PositiveBigIntegerField(help_text="Micro-USD per million input tokens.")
+    output = models.PositiveBigIntegerField(help_text="Micro-USD per million output tokens.")
+    cache_read = models.PositiveBigIntegerField(
+        help_text="Micro-USD per million input tokens read from the prompt cache."
+    )
+    cache_write = models.PositiveBigIntegerField(
+        help_text="Micro-USD per million input tokens written to the prompt cache."
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "psychologist"
+        ordering = ["model"]
+
+    def __str__(self) -> str:
+        return self.model
+
+    @classmethod
+    def priced(cls, model: str) -> bool:
+        return model in DEFAULT_PRICES or cls.objects.filter(model=model).exists()
 
 
 class LLMCall(models.Model):

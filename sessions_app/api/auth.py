@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import authenticate, logout
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -11,11 +11,10 @@ from rest_framework.response import Response
 
 from sessions_app import services
 from sessions_app.api.base import ApiView, LoginThrottle, errors
-from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.serializers import LoginInput, LoginOutput, credential_impossible
 from sessions_app.edge.hashing import password_check
 from sessions_app.edge.lockout import lockout_response
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.roles import Role, role_of
 
 
@@ -31,15 +30,15 @@ class LoginApi(ApiView):
         request=LoginInput,
         responses={
             200: LoginOutput,
-            400: OpenApiResponse(ErrorOutput, description="E_VALIDATION"),
-            401: OpenApiResponse(
-                ErrorOutput,
-                description="E_UNAUTHENTICATED (bad credentials; also a username or password "
-                "no account can have: one holding a NUL character or a lone surrogate)",
-            ),
-            429: OpenApiResponse(
-                ErrorOutput,
-                description="E_THROTTLED; E_LOCKED_OUT (too many failed sign-ins, as on /login/)",
+            **errors(
+                ErrorCode.VALIDATION,
+                (
+                    ErrorCode.UNAUTHENTICATED,
+                    "also a username or password no account can have: one holding a NUL "
+                    "character or a lone surrogate",
+                ),
+                ErrorCode.THROTTLED,
+                (ErrorCode.LOCKED_OUT, "as on /login/"),
             ),
         },
         auth=[],
@@ -49,7 +48,7 @@ class LoginApi(ApiView):
         data.is_valid(raise_exception=True)
         if any(credential_impossible(value) for value in data.validated_data.values()):
             # Never sent on to the database (PostgreSQL refuses NUL) nor to the hasher.
-            raise ApplicationError("E_UNAUTHENTICATED", "Invalid username or password.", status=401)
+            raise ApplicationError(ErrorCode.UNAUTHENTICATED, "Invalid username or password.")
         # The staff pages' lockout policy (django-axes) applies here too: its backend refuses a
         # locked account or address before the password is checked.
         with password_check():
@@ -57,7 +56,7 @@ class LoginApi(ApiView):
         if user is None and getattr(request._request, "axes_locked_out", False):
             return lockout_response(request._request)
         if user is None:
-            raise ApplicationError("E_UNAUTHENTICATED", "Invalid username or password.", status=401)
+            raise ApplicationError(ErrorCode.UNAUTHENTICATED, "Invalid username or password.")
         if role_of(user) is Role.CLIENT:
             # A client's first sign-in makes its profile, in the language its app asks for.
             services.profile_ensure(

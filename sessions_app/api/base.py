@@ -5,6 +5,7 @@ plug into the same pieces."""
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from django.urls import URLPattern, path
@@ -26,6 +27,7 @@ from rest_framework.views import APIView
 from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.idempotency import HEADER, KEY_PATTERN, idempotent, idempotent_staged
 from sessions_app.edge.addresses import client_address
+from sessions_app.errors import ErrorCode
 
 logger = logging.getLogger(__name__)
 
@@ -65,15 +67,70 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 )
 
 
-def errors(**codes: str) -> dict[int, OpenApiResponse]:
-    """Error responses for the schema: `errors(s404="E_NOT_FOUND")` → {404: …}."""
-    responses = {
-        401: OpenApiResponse(ErrorOutput, description="E_UNAUTHENTICATED"),
-        429: OpenApiResponse(ErrorOutput, description="E_THROTTLED"),
+# A failure an operation documents: a code, or a code with what causes it on this operation.
+Failure = ErrorCode | tuple[ErrorCode, str]
+# Any operation but login may answer these; an operation documents them again only to say more.
+ANY_OPERATION = (ErrorCode.UNAUTHENTICATED, ErrorCode.THROTTLED)
+# What any request may be answered with, whatever its operation: a server fault, a lost database,
+# the edge's limits, DRF's content negotiation. The document's description lists them once.
+ANY_REQUEST = (
+    ErrorCode.METHOD_NOT_ALLOWED,
+    ErrorCode.NOT_ACCEPTABLE,
+    ErrorCode.PAYLOAD_TOO_LARGE,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    ErrorCode.INTERNAL,
+    ErrorCode.ERROR,
+    ErrorCode.FLOW_MISSING,
+    ErrorCode.UNAVAILABLE,
+)
+
+
+def _split(failure: Failure) -> tuple[ErrorCode, str]:
+    return failure if isinstance(failure, tuple) else (failure, "")
+
+
+def described(*failures: Failure) -> str:
+    """One status's description in the OpenAPI document, written from the codes' own:
+    `E_FORBIDDEN: the caller may not do this (clients only); E_…`."""
+    return _described("", failures)
+
+
+def _described(before: str, failures: tuple[Failure, ...]) -> str:
+    text = before
+    for failure in failures:
+        code, cause = _split(failure)
+        # A code explained once is not explained again: only another cause of it is named.
+        explained = re.search(rf"(^|; ){code}: ", text) is not None
+        if explained and (not cause or f"{code} ({cause})" in text):
+            continue
+        part = str(code) if explained else f"{code}: {code.description}"
+        part = f"{part} ({cause})" if cause else part
+        text = f"{text}; {part}" if text else part
+    return text
+
+
+def errors(*failures: Failure) -> dict[int, OpenApiResponse]:
+    """An operation's error responses, each status described from its codes:
+    `errors(ErrorCode.NOT_FOUND, (ErrorCode.FORBIDDEN, "clients only"))` → {401, 429, 404, 403}.
+    """
+    named = {_split(failure)[0] for failure in failures}
+    by_status: dict[int, list[Failure]] = {}
+    for failure in (*(code for code in ANY_OPERATION if code not in named), *failures):
+        by_status.setdefault(_split(failure)[0].status, []).append(failure)
+    return {
+        status: OpenApiResponse(ErrorOutput, description=described(*listed))
+        for status, listed in by_status.items()
     }
-    for status, description in codes.items():
-        responses[int(status[1:])] = OpenApiResponse(ErrorOutput, description=description)
-    return responses
+
+
+def any_request_errors(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular's postprocessing hook: the errors any request may get, appended to the
+    document's description from their codes."""
+    rows = "".join(f"\n- `{code}` ({code.status}): {code.description}" for code in ANY_REQUEST)
+    result["info"]["description"] += f"\nAny request may also be answered with:\n{rows}\n"
+    return result
 
 
 SESSION_ID = OpenApiParameter(
@@ -127,20 +184,20 @@ class ApiSchema(AutoSchema):
             operation["requestBody"]["required"] = True
         if not self._idempotent():
             return operation
-        added = {
-            "400": "E_VALIDATION (a malformed Idempotency-Key)",
-            "422": "E_IDEMPOTENCY_KEY_REUSED",
-        }
+        added: list[Failure] = [
+            (ErrorCode.VALIDATION, "a malformed Idempotency-Key"),
+            ErrorCode.IDEMPOTENCY_KEY_REUSED,
+        ]
         if getattr(self.view, "idempotency_staged", False):
-            added["409"] = "E_IDEMPOTENCY_IN_PROGRESS"
+            added.append(ErrorCode.IDEMPOTENCY_IN_PROGRESS)
         error = {
             "application/json": {"schema": self.resolve_serializer(ErrorOutput, "response").ref}
         }
         responses = operation["responses"]
-        for status, code in added.items():
+        for failure in added:
+            status = str(_split(failure)[0].status)
             response = responses.setdefault(status, {"content": error, "description": ""})
-            if code not in response["description"]:
-                response["description"] = "; ".join(filter(None, [response["description"], code]))
+            response["description"] = _described(response["description"], (failure,))
         return operation
 
 

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView, set_rollback
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 
 logger = logging.getLogger(__name__)
 
@@ -36,17 +36,17 @@ UNAVAILABLE_PAGE = (
     "<h1>Temporarily unavailable</h1><p>Please try again in a few seconds.</p>"
 )
 
-_CODES: list[tuple[type[exceptions.APIException], str]] = [
-    (exceptions.ValidationError, "E_VALIDATION"),
-    (exceptions.ParseError, "E_VALIDATION"),
-    (exceptions.NotAuthenticated, "E_UNAUTHENTICATED"),
-    (exceptions.AuthenticationFailed, "E_UNAUTHENTICATED"),
-    (exceptions.PermissionDenied, "E_FORBIDDEN"),
-    (exceptions.NotFound, "E_NOT_FOUND"),
-    (exceptions.MethodNotAllowed, "E_METHOD_NOT_ALLOWED"),
-    (exceptions.NotAcceptable, "E_NOT_ACCEPTABLE"),
-    (exceptions.UnsupportedMediaType, "E_UNSUPPORTED_MEDIA_TYPE"),
-    (exceptions.Throttled, "E_THROTTLED"),
+_CODES: list[tuple[type[exceptions.APIException], ErrorCode]] = [
+    (exceptions.ValidationError, ErrorCode.VALIDATION),
+    (exceptions.ParseError, ErrorCode.VALIDATION),
+    (exceptions.NotAuthenticated, ErrorCode.UNAUTHENTICATED),
+    (exceptions.AuthenticationFailed, ErrorCode.UNAUTHENTICATED),
+    (exceptions.PermissionDenied, ErrorCode.FORBIDDEN),
+    (exceptions.NotFound, ErrorCode.NOT_FOUND),
+    (exceptions.MethodNotAllowed, ErrorCode.METHOD_NOT_ALLOWED),
+    (exceptions.NotAcceptable, ErrorCode.NOT_ACCEPTABLE),
+    (exceptions.UnsupportedMediaType, ErrorCode.UNSUPPORTED_MEDIA_TYPE),
+    (exceptions.Throttled, ErrorCode.THROTTLED),
 ]
 
 
@@ -66,22 +66,24 @@ def _unavailable(request: Any, exc: BaseException) -> dict[str, Any]:
     """Logs a lost database as one line by the error's type; the body of its 503."""
     path = getattr(request, "path", "")
     logger.warning("database.unavailable path=%s error=%s", path, type(exc).__name__)
-    return error_body("E_UNAVAILABLE", "The service is temporarily unavailable; retry shortly.")
+    return error_body(
+        ErrorCode.UNAVAILABLE, "The service is temporarily unavailable; retry shortly."
+    )
 
 
 def unavailable_response(request: HttpRequest, exc: BaseException) -> HttpResponse:
     """503 with Retry-After for a lost database: JSON under /api/, a bare page elsewhere."""
     body = _unavailable(request, exc)
     if _is_api(request):
-        response: HttpResponse = JsonResponse(body, status=503)
+        response: HttpResponse = JsonResponse(body, status=ErrorCode.UNAVAILABLE.status)
     else:
         # A bare page: the site's templates read the signed-in user, i.e. the database.
-        response = HttpResponse(UNAVAILABLE_PAGE, status=503)
+        response = HttpResponse(UNAVAILABLE_PAGE, status=ErrorCode.UNAVAILABLE.status)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
 
-def error_body(code: str, detail: str, fields: Any = None) -> dict[str, Any]:
+def error_body(code: ErrorCode, detail: str, fields: Any = None) -> dict[str, Any]:
     body: dict[str, Any] = {"code": code, "detail": detail}
     if fields:
         body["fields"] = fields
@@ -121,12 +123,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, DATABASE_ERRORS):
         set_rollback()
         body = _unavailable(context.get("request"), exc)
-        return Response(body, status=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+        return Response(body, status=ErrorCode.UNAVAILABLE.status, headers=headers)
     if isinstance(exc, LIMIT_ERRORS):
         # The edge middleware answers these first; a view that reads the body itself still
         # must not turn them into a 500.
         detail = "The request is too large."
-        return Response(error_body("E_PAYLOAD_TOO_LARGE", detail), status=413)
+        code = ErrorCode.PAYLOAD_TOO_LARGE
+        return Response(error_body(code, detail), status=code.status)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -135,15 +139,20 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         # Never an HTML page or a bare 500 from the API; the request body is not logged.
         logger.exception("unhandled API error view=%s", type(context.get("view")).__name__)
         set_rollback()
-        return Response(error_body("E_INTERNAL", "Internal server error."), status=500)
+        code = ErrorCode.INTERNAL
+        return Response(error_body(code, "Internal server error."), status=code.status)
     response = drf_exception_handler(exc, context)  # sets Retry-After / WWW-Authenticate
     assert response is not None
-    code = next((c for cls, c in _CODES if isinstance(exc, cls)), "E_ERROR")
-    if code == "E_VALIDATION":
+    code = next((c for cls, c in _CODES if isinstance(exc, cls)), ErrorCode.ERROR)
+    if code == ErrorCode.VALIDATION:
         response.data = error_body(code, "Invalid input.", _validation_fields(exc))
     else:
         response.data = error_body(code, str(exc.detail))
     return response
+
+
+def _json(code: ErrorCode, detail: str) -> JsonResponse:
+    return JsonResponse(error_body(code, detail), status=code.status)
 
 
 def _is_api(request: HttpRequest) -> bool:
@@ -167,7 +176,7 @@ class UnknownApiPath(APIView):
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _is_api(request):
-        return JsonResponse(error_body("E_NOT_FOUND", "Not found."), status=404)
+        return _json(ErrorCode.NOT_FOUND, "Not found.")
     return defaults.page_not_found(request, exception)
 
 
@@ -177,5 +186,5 @@ def server_error(request: HttpRequest) -> HttpResponse:
         # Lost in a middleware, before any view: still a 503, never a 500 page.
         return unavailable_response(request, exc)
     if _is_api(request):
-        return JsonResponse(error_body("E_INTERNAL", "Internal server error."), status=500)
+        return _json(ErrorCode.INTERNAL, "Internal server error.")
     return defaults.server_error(request)

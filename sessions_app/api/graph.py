@@ -17,17 +17,17 @@ from sessions_app.access import SessionAction, session_for, session_require
 from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
 from sessions_app.api.serializers import MessageFieldsOutput, StrictSerializer
 from sessions_app.engine import services as graph
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline
 from sessions_app.privacy import client_may_read_message
 from sessions_app.roles import Role, role_of
 
-_READ_ERRORS = errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND")
+_READ_ERRORS = errors(ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND)
 _WRITE_ERRORS = errors(
-    s400="E_VALIDATION (closed session, message or workline elsewhere, bad range)",
-    s403="E_FORBIDDEN",
-    s404="E_NOT_FOUND",
-    s409="E_SESSION_TOO_LONG",
+    (ErrorCode.VALIDATION, "closed session, message or workline elsewhere, bad range"),
+    ErrorCode.FORBIDDEN,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.SESSION_TOO_LONG,
 )
 
 
@@ -122,7 +122,7 @@ def _writable(request: Request, session_id: Any) -> AskSession:
     session = session_for(request.user, session_id, write=True)
     session_require(request.user, session, SessionAction.GRAPH)
     if not session.is_active:
-        raise ApplicationError("E_VALIDATION", "The session is closed; its history is fixed.")
+        raise ApplicationError(ErrorCode.VALIDATION, "The session is closed; its history is fixed.")
     return session
 
 
@@ -130,7 +130,9 @@ def _message(session: AskSession, message_id: int, field: str) -> AskMessage:
     message = AskMessage.objects.filter(pk=message_id, session=session).first()
     if message is None:
         raise ApplicationError(
-            "E_VALIDATION", "Invalid input.", fields={field: ["Not a message of this session."]}
+            ErrorCode.VALIDATION,
+            "Invalid input.",
+            fields={field: ["Not a message of this session."]},
         )
     return message
 
@@ -138,7 +140,7 @@ def _message(session: AskSession, message_id: int, field: str) -> AskMessage:
 def _workline(session: AskSession, workline_id: Any) -> Workline:
     workline = Workline.objects.filter(pk=workline_id, session=session).first()
     if workline is None:
-        raise ApplicationError("E_NOT_FOUND", "Workline not found.", status=404)
+        raise ApplicationError(ErrorCode.NOT_FOUND, "Workline not found.")
     return workline
 
 
@@ -179,7 +181,7 @@ class WorklineListApi(ApiView):
     @session_operation(
         "ask_sessions_worklines",
         WorklineOutput(many=True),
-        errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND"),
+        errors(ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND),
     )
     def get(self, request: Request, session_id: Any) -> Response:
         session = session_for(request.user, session_id)
@@ -270,6 +272,6 @@ class SpinOffDecideApi(ApiView):
         data = validated(SpinOffDecisionInput(data=request.data))
         proposal = SpinOffProposal.objects.filter(pk=proposal_id, session=session).first()
         if proposal is None:
-            raise ApplicationError("E_NOT_FOUND", "Spin-off proposal not found.", status=404)
+            raise ApplicationError(ErrorCode.NOT_FOUND, "Spin-off proposal not found.")
         proposal = graph.spin_off_decide(proposal=proposal, agreed=data["agreed"], by=request.user)
         return Response(SpinOffOutput(proposal).data)

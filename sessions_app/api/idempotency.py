@@ -32,7 +32,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions_app.api.plugins import JSONRenderer
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.events import idempotency_claim_scope
 from sessions_app.models import IdempotencyRecord
 
@@ -52,9 +52,8 @@ def _fingerprint(request: Request) -> str:
 
 def _in_progress() -> ApplicationError:
     return ApplicationError(
-        "E_IDEMPOTENCY_IN_PROGRESS",
+        ErrorCode.IDEMPOTENCY_IN_PROGRESS,
         "A request with this Idempotency-Key is still being processed; retry shortly.",
-        status=409,
     )
 
 
@@ -66,9 +65,8 @@ def _replay(*, user: Any, key: str, fingerprint: str) -> Response:
         raise _in_progress()
     if record.fingerprint != fingerprint:
         raise ApplicationError(
-            "E_IDEMPOTENCY_KEY_REUSED",
+            ErrorCode.IDEMPOTENCY_KEY_REUSED,
             "This Idempotency-Key was used for a different request.",
-            status=422,
         )
     return Response(
         record.response_body, status=record.response_status, headers={REPLAY_HEADER: "true"}
@@ -79,7 +77,7 @@ def _key_from(request: Request) -> str | None:
     key = request.headers.get(HEADER)
     if key is not None and not _KEY_RE.fullmatch(key):
         raise ApplicationError(
-            "E_VALIDATION",
+            ErrorCode.VALIDATION,
             "Invalid input.",
             fields={HEADER: ["1 to 255 visible ASCII characters."]},
         )

@@ -11,6 +11,7 @@ from sessions_app import services
 from sessions_app.access import forbidden
 from sessions_app.api.base import ApiView, WriteThrottle, errors, validated
 from sessions_app.api.serializers import ProfileOutput, ProfilePatchInput
+from sessions_app.errors import ErrorCode
 from sessions_app.models import UserProfile
 from sessions_app.roles import Role, role_of
 
@@ -28,7 +29,7 @@ class ProfileApi(ApiView):
 
     @extend_schema(
         operation_id="profile_retrieve",
-        responses={200: ProfileOutput, **errors(s403="E_FORBIDDEN (clients only)")},
+        responses={200: ProfileOutput, **errors((ErrorCode.FORBIDDEN, "clients only"))},
         description="The caller's own profile. A client without one gets it created, its "
         "`locale` taken from `Accept-Language` (en, ru or zh; else en).",
     )
@@ -40,7 +41,7 @@ class ProfileApi(ApiView):
         request=ProfilePatchInput,
         responses={
             200: ProfileOutput,
-            **errors(s400="E_VALIDATION", s403="E_FORBIDDEN (clients only)"),
+            **errors(ErrorCode.VALIDATION, (ErrorCode.FORBIDDEN, "clients only")),
         },
         description="Change the caller's own `locale` (en, ru or zh): the language its "
         "sessions, cards and notifications are written in. Sending the same value again "

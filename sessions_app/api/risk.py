@@ -14,6 +14,7 @@ from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operat
 from sessions_app.api.serializers import StrictSerializer
 from sessions_app.engine import services as engine
 from sessions_app.engine.risk import REASON_MAX
+from sessions_app.errors import ErrorCode
 from sessions_app.models import RiskLevel
 
 
@@ -35,10 +36,12 @@ class SessionRiskApi(ApiView):
         "ask_sessions_risk",
         RiskOutput,
         errors(
-            s400="E_VALIDATION (no reason for a lower level, the same level, below the "
-            "level the session began at)",
-            s403="E_FORBIDDEN (clients and services; a crisis session not yours)",
-            s404="E_NOT_FOUND",
+            (
+                ErrorCode.VALIDATION,
+                "no reason for a lower level, the same level, below the level the session began at",
+            ),
+            (ErrorCode.FORBIDDEN, "clients and services; a crisis session not yours"),
+            ErrorCode.NOT_FOUND,
         ),
         request=RiskInput,
         description="Raise or lower the risk level. Lowering needs a reason; the event "

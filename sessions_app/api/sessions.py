@@ -49,7 +49,7 @@ from sessions_app.api.serializers import (
     session_list_columns,
     session_list_items,
 )
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.privacy import CLIENT_MAX_PRIVACY, Privacy
 from sessions_app.roles import Role, role_of
 
@@ -80,7 +80,7 @@ class SessionListApi(ApiView):
         parameters=[SessionListFilter, OpenApiParameter("cursor", str)],
         responses={
             200: page_of("SessionPage", SessionListItemOutput(many=True)),
-            **errors(s400="E_VALIDATION (risk filters are for staff, include_deleted for ops)"),
+            **errors((ErrorCode.VALIDATION, "risk filters are for staff, include_deleted for ops")),
         },
         description="History, `createdAt` desc, 20 per page (keyset cursor). Clients see their "
         "own sessions, counselors their caseload and handoffs, ops and services all. Each row "
@@ -102,9 +102,10 @@ class SessionListApi(ApiView):
         responses={
             201: SessionOutput,
             **errors(
-                s400="E_VALIDATION, E_SESSION_AGENT_INVALID",
-                s403="E_FORBIDDEN (only clients and services create)",
-                s409="E_SESSION_ACTIVE_EXISTS",
+                ErrorCode.VALIDATION,
+                ErrorCode.SESSION_AGENT_INVALID,
+                (ErrorCode.FORBIDDEN, "only clients and services create"),
+                ErrorCode.SESSION_ACTIVE_EXISTS,
             ),
         },
         description="Create and start a session. Clients create for themselves; services "
@@ -136,14 +137,14 @@ def _check_list_filters(user: Any, filters: dict[str, Any]) -> None:
     if filters.get("include_deleted") and role_of(user) is not Role.OPS:
         fields["include_deleted"] = ["Only ops may list deleted sessions."]
     if fields:
-        raise ApplicationError("E_VALIDATION", "Invalid input.", fields=fields)
+        raise ApplicationError(ErrorCode.VALIDATION, "Invalid input.", fields=fields)
 
 
 def _client_named(user_id: int | None) -> Any:
     client = User.objects.filter(pk=user_id).first() if user_id else None
     if client is None or role_of(client) is not Role.CLIENT:
         raise ApplicationError(
-            "E_VALIDATION", "Invalid input.", fields={"user_id": ["Name an existing client."]}
+            ErrorCode.VALIDATION, "Invalid input.", fields={"user_id": ["Name an existing client."]}
         )
     return client
 
@@ -155,8 +156,8 @@ class SessionDetailApi(ApiView):
         "ask_sessions_retrieve",
         SessionOutput,
         errors(
-            s403="E_FORBIDDEN (crisis session outside the counselor's caseload)",
-            s404="E_NOT_FOUND",
+            (ErrorCode.FORBIDDEN, "crisis session outside the counselor's caseload"),
+            ErrorCode.NOT_FOUND,
         ),
     )
     def get(self, request: Request, session_id: Any) -> Response:
@@ -167,11 +168,13 @@ class SessionDetailApi(ApiView):
         "ask_sessions_partial_update",
         SessionOutput,
         errors(
-            s400="E_VALIDATION (unknown, read-only or not writable by your role), "
-            "E_SESSION_AGENT_INVALID",
-            s403="E_FORBIDDEN",
-            s404="E_NOT_FOUND",
-            s409="E_SESSION_TOO_LONG, E_SESSION_VOICE_DISABLED, E_SESSION_FILE_MISMATCH",
+            (ErrorCode.VALIDATION, "unknown, read-only or not writable by your role"),
+            ErrorCode.SESSION_AGENT_INVALID,
+            ErrorCode.FORBIDDEN,
+            ErrorCode.NOT_FOUND,
+            ErrorCode.SESSION_TOO_LONG,
+            ErrorCode.SESSION_VOICE_DISABLED,
+            ErrorCode.SESSION_FILE_MISMATCH,
         ),
         request=SessionPatchInput,
         description="Owner: session_title, satisfaction_score, follow_up_needed, voice_config, "
@@ -196,7 +199,7 @@ class SessionDetailApi(ApiView):
     @session_operation(
         "ask_sessions_destroy",
         None,
-        errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND"),
+        errors(ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND),
         status=204,
         description="Soft delete (owner or ops); the content is anonymised in the background.",
     )
@@ -214,12 +217,18 @@ class SessionModalityApi(ApiView):
         "ask_sessions_modality_update",
         SessionOutput,
         errors(
-            s400="E_VALIDATION",
-            s403="E_FORBIDDEN",
-            s404="E_NOT_FOUND",
-            s409="E_SESSION_VOICE_DISABLED (audio count changed while voice_config.enable_tts "
-            "and modality_flags.audio are both off), E_SESSION_FILE_MISMATCH (attachment_count "
-            "differs from the attachments stored in the session's messages)",
+            ErrorCode.VALIDATION,
+            ErrorCode.FORBIDDEN,
+            ErrorCode.NOT_FOUND,
+            (
+                ErrorCode.SESSION_VOICE_DISABLED,
+                "audio count changed while voice_config.enable_tts and modality_flags.audio are "
+                "both off",
+            ),
+            (
+                ErrorCode.SESSION_FILE_MISMATCH,
+                "attachment_count differs from the attachments stored in the session's messages",
+            ),
         ),
         request=ModalityInput,
     )
@@ -236,7 +245,9 @@ class SessionByDifyApi(ApiView):
         operation_id="ask_sessions_by_dify",
         responses={
             200: SessionOutput,
-            **errors(s403="E_FORBIDDEN (services and ops only)", s404="E_DIFY_SESSION_NOT_FOUND"),
+            **errors(
+                (ErrorCode.FORBIDDEN, "services and ops only"), ErrorCode.DIFY_SESSION_NOT_FOUND
+            ),
         },
         description="The session mapped to an orchestrator conversation id (services, ops).",
     )
@@ -255,7 +266,7 @@ class NotificationListApi(ApiView):
         parameters=[NotificationListFilter, OpenApiParameter("cursor", str)],
         responses={
             200: page_of("NotificationPage", NotificationOutput(many=True)),
-            **errors(s400="E_VALIDATION"),
+            **errors(ErrorCode.VALIDATION),
         },
         description="The caller's inbox: due notifications, newest first, 20 per page.",
     )
@@ -276,7 +287,7 @@ class NotificationReadApi(ApiView):
     @extend_schema(
         operation_id="notifications_mark_read",
         request=None,
-        responses={200: NotificationOutput, **errors(s404="E_NOT_FOUND")},
+        responses={200: NotificationOutput, **errors(ErrorCode.NOT_FOUND)},
     )
     def post(self, request: Request, notification_id: int) -> Response:
         notification = selectors.notification_for(request.user, notification_id)
@@ -296,9 +307,12 @@ class ExportApi(ApiView):
         responses={
             200: ExportOutput,
             **errors(
-                s400="E_VALIDATION",
-                s403="E_PASSWORD_INVALID (wrong password, also one holding a NUL character or a "
-                "lone surrogate), E_FORBIDDEN (clients only)",
+                ErrorCode.VALIDATION,
+                (
+                    ErrorCode.PASSWORD_INVALID,
+                    "wrong password, also one holding a NUL character or a lone surrogate",
+                ),
+                (ErrorCode.FORBIDDEN, "clients only"),
             ),
         },
         description="All of the caller's own sessions, messages, homework and profile, after "
@@ -310,7 +324,7 @@ class ExportApi(ApiView):
         data = validated(ExportInput(data=request.data))
         password = data["password"]
         if credential_impossible(password) or not request.user.check_password(password):
-            raise ApplicationError("E_PASSWORD_INVALID", "The password is wrong.", status=403)
+            raise ApplicationError(ErrorCode.PASSWORD_INVALID, "The password is wrong.")
         body = {
             "exported_at": timezone.now(),
             "user": request.user,

@@ -27,6 +27,7 @@ from sessions_app.api.base import (
 from sessions_app.api.serializers import StrictSerializer
 from sessions_app.api.sessions import page_of
 from sessions_app.engine import services as engine
+from sessions_app.errors import ErrorCode
 from sessions_app.models import Task, TaskKind, TaskStatus
 from sessions_app.models.tasks import TASK_NOTE_MAX
 from sessions_app.privacy import TASK_FIELD_PRIVACY, Privacy
@@ -35,9 +36,9 @@ TASK_ID = OpenApiParameter(
     "task_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The task's `_id`."
 )
 TRANSITION_ERRORS = errors(
-    s403="E_FORBIDDEN (only the task's client acts on it)",
-    s404="E_NOT_FOUND",
-    s409="E_TASK_STATE (not allowed from the task's status)",
+    (ErrorCode.FORBIDDEN, "only the task's client acts on it"),
+    ErrorCode.NOT_FOUND,
+    (ErrorCode.TASK_STATE, "not allowed from the task's status"),
 )
 
 
@@ -113,7 +114,7 @@ class TaskListApi(ApiView):
     @extend_schema(
         operation_id="ask_tasks_list",
         parameters=[TaskListFilter, OpenApiParameter("cursor", str)],
-        responses={200: page_of("TaskPage", TaskOutput(many=True)), **errors(s400="E_VALIDATION")},
+        responses={200: page_of("TaskPage", TaskOutput(many=True)), **errors(ErrorCode.VALIDATION)},
         description="CBT homework, newest first, 20 per page. Clients see their own, counselors "
         "their caseload's, ops and services all. Filter by `status`.",
     )
@@ -131,7 +132,7 @@ class TaskDetailApi(ApiView):
     @extend_schema(
         operation_id="ask_tasks_retrieve",
         parameters=[TASK_ID],
-        responses={200: TaskOutput, **errors(s404="E_NOT_FOUND")},
+        responses={200: TaskOutput, **errors(ErrorCode.NOT_FOUND)},
     )
     def get(self, request: Request, task_id: Any) -> Response:
         return Response(_output(task_for(request.user, task_id)))
@@ -143,7 +144,7 @@ class TaskDetailApi(ApiView):
         responses={
             200: TaskOutput,
             **TRANSITION_ERRORS,
-            **errors(s400="E_VALIDATION (fields named `entries.<field>`)"),
+            **errors((ErrorCode.VALIDATION, "fields named `entries.<field>`")),
         },
         description="The client fills its homework in: `entries` are merged into what is "
         "there and checked against the kind's template; `completion_note` replaces the note. "

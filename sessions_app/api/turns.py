@@ -14,12 +14,19 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions_app.access import forbidden, session_for
-from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
+from sessions_app.api.base import (
+    ApiView,
+    WriteThrottle,
+    described,
+    errors,
+    session_operation,
+    validated,
+)
 from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.serializers import StrictSerializer
 from sessions_app.engine import services as engine
-from sessions_app.errors import ApplicationError
-from sessions_app.models import AskSession, TaskKind, TaskStatus
+from sessions_app.errors import ApplicationError, ErrorCode
+from sessions_app.models import AskSession, CardKind, TaskKind, TaskStatus
 from sessions_app.roles import Role, role_of
 
 # --- serializers ----------------------------------------------------------------------------
@@ -30,20 +37,10 @@ class CardOutput(serializers.Serializer):
     text = serializers.CharField()
     type = serializers.ChoiceField(choices=["open"])
     kind = serializers.ChoiceField(
-        choices=[
-            "topic",
-            "question",
-            "open",
-            "fallback",
-            "completion",
-            "last_thing",
-            "scheduler",
-            "crisis_resources",
-            "task_review",
-        ],
+        choices=CardKind.values,
         help_text="topic/question/open/fallback/scheduler/crisis_resources/task_review (how "
-        "the last homework went): answer with POST answers; completion: POST end or "
-        "continue; last_thing: POST last-thing.",
+        "the last homework went)/screening (the safety net asks): answer with POST answers; "
+        "completion: POST end or continue; last_thing: POST last-thing.",
     )
 
 
@@ -154,16 +151,21 @@ class ConflictOutput(ErrorOutput):
 
 
 _TURN_ERRORS = errors(
-    s400="E_VALIDATION (not the current card, closed session, empty or oversized text)",
-    s403="E_FORBIDDEN (only the session's client acts)",
-    s404="E_NOT_FOUND",
+    (ErrorCode.VALIDATION, "not the current card, closed session, empty or oversized text"),
+    (ErrorCode.FORBIDDEN, "only the session's client acts"),
+    ErrorCode.NOT_FOUND,
 ) | {
     409: OpenApiResponse(
         ConflictOutput,
-        description="E_CARD_ANSWERED (one card takes exactly one answer: the card was answered "
-        "already, by a second tap, a retry or a concurrent request; `state` is the current "
-        "state), E_SESSION_TOO_LONG, E_COUNSELOR_SPEAKING (continue/end while a counselor "
-        "speaks)",
+        description=described(
+            (
+                ErrorCode.CARD_ANSWERED,
+                "one card takes exactly one answer: a second tap, a retry or a concurrent "
+                "request; `state` is the current state",
+            ),
+            ErrorCode.SESSION_TOO_LONG,
+            (ErrorCode.COUNSELOR_SPEAKING, "continue/end while a counselor speaks"),
+        ),
     )
 }
 
@@ -185,7 +187,7 @@ def _after(session: AskSession, turn: Callable[[], engine.TurnResult]) -> Respon
     try:
         result = turn()
     except ApplicationError as exc:
-        if exc.code == engine.CARD_ANSWERED:
+        if exc.code == ErrorCode.CARD_ANSWERED:
             exc.extra = {"state": StateOutput(engine.session_state(session)).data}
         raise
     return Response(StateOutput(engine.turn_state(result)).data)
@@ -204,7 +206,7 @@ class SessionStateApi(ApiView):
     @session_operation(
         "ask_sessions_state",
         StateOutput,
-        errors(s403="E_FORBIDDEN", s404="E_NOT_FOUND"),
+        errors(ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND),
         description="The resume point: phase, the current card, the answered pairs, "
         "ready_to_close. Its owner, its counselors, ops and services may read it.",
     )

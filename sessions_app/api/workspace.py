@@ -22,6 +22,7 @@ from sessions_app.api.serializers import StrictSerializer
 from sessions_app.engine import handoff
 from sessions_app.engine.handoff import STEER_MAX
 from sessions_app.engine.words import TEXT_MAX
+from sessions_app.errors import ErrorCode
 from sessions_app.models import AskSession
 
 # --- serializers ----------------------------------------------------------------------------
@@ -97,13 +98,16 @@ def _staff_session(request: Request, session_id: Any) -> AskSession:
     return session
 
 
-_CRISIS_403 = "E_FORBIDDEN (clients and services; a crisis session that is not yours)"
+_CRISIS_403 = (ErrorCode.FORBIDDEN, "clients and services; a crisis session that is not yours")
 _HOLDER_ERRORS = errors(
-    s400="E_VALIDATION",
-    s403=_CRISIS_403,
-    s404="E_NOT_FOUND",
-    s409="E_NOT_HOLDER (claim it first, or another counselor holds it), E_SESSION_CLOSED, "
-    "E_SESSION_CLOSING, E_NOT_TAKEN_OVER, E_SESSION_TOO_LONG",
+    ErrorCode.VALIDATION,
+    _CRISIS_403,
+    ErrorCode.NOT_FOUND,
+    (ErrorCode.NOT_HOLDER, "claim it first, or another counselor holds it"),
+    ErrorCode.SESSION_CLOSED,
+    ErrorCode.SESSION_CLOSING,
+    ErrorCode.NOT_TAKEN_OVER,
+    ErrorCode.SESSION_TOO_LONG,
 )
 
 
@@ -119,9 +123,10 @@ class SessionClaimApi(WorkspaceApi):
         "ask_sessions_claim",
         WorkspaceOutput,
         errors(
-            s403=_CRISIS_403,
-            s404="E_NOT_FOUND",
-            s409="E_ALREADY_CLAIMED (names who holds it), E_SESSION_CLOSED",
+            _CRISIS_403,
+            ErrorCode.NOT_FOUND,
+            (ErrorCode.ALREADY_CLAIMED, "names who holds it"),
+            ErrorCode.SESSION_CLOSED,
         ),
         request=None,
         description="Claim the session: it is handed off to you (counselor_handoff), leaves every "
@@ -192,12 +197,7 @@ class SessionSteerApi(WorkspaceApi):
     @session_operation(
         "ask_sessions_steer",
         SteerOutput,
-        errors(
-            s400="E_VALIDATION",
-            s403=_CRISIS_403,
-            s404="E_NOT_FOUND",
-            s409="E_SESSION_CLOSED",
-        ),
+        errors(ErrorCode.VALIDATION, _CRISIS_403, ErrorCode.NOT_FOUND, ErrorCode.SESSION_CLOSED),
         status=201,
         request=SteerInput,
         description="A steer note for the Analyst's next call (counselor guidance). Recorded "

@@ -34,10 +34,11 @@ from django.http.multipartparser import MultiPartParserError, TooManyFilesSent
 from django.utils.deprecation import MiddlewareMixin
 
 from sessions_app.api.errors import unavailable_response
+from sessions_app.errors import ErrorCode
 
 logger = logging.getLogger(__name__)
 
-TOO_LARGE = "E_PAYLOAD_TOO_LARGE"
+TOO_LARGE = ErrorCode.PAYLOAD_TOO_LARGE
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
 
 
@@ -47,7 +48,7 @@ def too_large(request: HttpRequest, reason: str) -> HttpResponse:
         "request.too_large method=%s path=%s reason=%s", request.method, request.path, reason
     )
     body = {"code": TOO_LARGE, "detail": f"The request is too large ({reason})."}
-    return JsonResponse(body, status=413)
+    return JsonResponse(body, status=TOO_LARGE.status)
 
 
 def _too_large_bytes(method: str, path: str) -> bytes:
@@ -86,7 +87,9 @@ class BodyLimitMiddleware:
             body = _too_large_bytes(scope.get("method", ""), scope.get("path", ""))
             headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
             headers.append((b"content-length", str(len(body)).encode()))
-            await send({"type": "http.response.start", "status": 413, "headers": headers})
+            await send(
+                {"type": "http.response.start", "status": TOO_LARGE.status, "headers": headers}
+            )
             await send({"type": "http.response.body", "body": body})
 
         declared = dict(scope.get("headers") or []).get(b"content-length")

@@ -27,8 +27,9 @@ from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-LOCKED_OUT = "E_LOCKED_OUT"
-STATUS = 429
+from sessions_app.errors import ErrorCode
+
+LOCKED_OUT = ErrorCode.LOCKED_OUT
 
 
 def cooloff_seconds() -> int:
@@ -48,10 +49,14 @@ def lockout_response(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpRes
     and (request, credentials) on the async one: neither is needed here."""
     detail = locked_out_detail()
     if request.path.startswith("/api/"):
-        response: HttpResponse = JsonResponse({"code": LOCKED_OUT, "detail": detail}, status=STATUS)
+        response: HttpResponse = JsonResponse(
+            {"code": LOCKED_OUT, "detail": detail}, status=LOCKED_OUT.status
+        )
     else:
         context = {"detail": detail}
-        response = render(request, "registration/locked_out.html", context, status=STATUS)
+        response = render(
+            request, "registration/locked_out.html", context, status=LOCKED_OUT.status
+        )
     response["Retry-After"] = str(cooloff_seconds())
     return response
 

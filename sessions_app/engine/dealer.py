@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, TypedDict
 
-from django.db import models
 from django.utils import timezone
 
 from sessions_app import models as session_models
@@ -31,22 +30,7 @@ from sessions_app.events import (
     events_append,
     session_length_check,
 )
-from sessions_app.models import AskMessage, AskSession, UserProfile, Workline
-
-
-class CardKind(models.TextChoices):
-    """What a card is for; `kind` in the state document."""
-
-    QUESTION = "question"
-    TOPIC = "topic"
-    COMPLETION = "completion"
-    LAST_THING = "last_thing"
-    SCHEDULER = "scheduler"
-    CRISIS = "crisis_resources"
-    FALLBACK = "fallback"
-    OPEN = "open"
-    TASK_REVIEW = "task_review"  # how last time's homework went (engine/homework.py)
-    SCREENING = "screening"  # the safety net unsure: the screener asks (engine/screening.py)
+from sessions_app.models import AskMessage, AskSession, CardKind, UserProfile, Workline
 
 
 class Card(TypedDict, total=False):

@@ -20,7 +20,7 @@ from sessions_app.engine import lexicon
 from sessions_app.engine.dealer import Turn
 from sessions_app.engine.flow_files import BUILTIN_FLOWS, FLOWS_DIR, flow_files_load
 from sessions_app.engine.safety import crisis_escalates
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.events import EventSpec, EventType
 from sessions_app.models import (
     CONVERSATION_VARIABLE_KEY_MAX,
@@ -77,7 +77,7 @@ def flow_get(code: str) -> FlowDef:
         flow_files_load([FLOWS_DIR / f"{code}.json"])
         flow = _flow_read(code)
     if flow is None:
-        raise ApplicationError("E_FLOW_MISSING", f"The flow {code!r} is not installed.", status=500)
+        raise ApplicationError(ErrorCode.FLOW_MISSING, f"The flow {code!r} is not installed.")
     return flow
 
 

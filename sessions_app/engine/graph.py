@@ -26,6 +26,7 @@ from sessions_app.events import EventType, event_by, session_length_check
 from sessions_app.models import (
     AskMessage,
     AskSession,
+    CardKind,
     Workline,
 )
 
@@ -78,7 +79,6 @@ class StateNode(NamedTuple):
     card_kind: str | None
 
 
-SCREENING_KIND = "screening"  # dealer.CardKind.SCREENING (the dealer imports this module)
 # The Analyst's questions in its stored output, read as that JSON key alone.
 QUESTIONS = "payload__output__questions"
 # Node fields read from a JSON key rather than a column.
@@ -322,7 +322,7 @@ def _to_llm(path: list[PromptNode]) -> list[tuple[int, dict[str, str]]]:
     turns: list[tuple[int, dict[str, str]]] = []
     screening = False  # the screener's cards and the answers to them are not the dialogue's
     for message in path:
-        screening, was_screening = message.card_kind == SCREENING_KIND, screening
+        screening, was_screening = message.card_kind == CardKind.SCREENING, screening
         if not message.text or screening or was_screening:
             continue
         role = LLM_ROLE[message.role]

@@ -33,7 +33,7 @@ from sessions_app.engine.dealer import (
     session_locked,
 )
 from sessions_app.engine.words import text_clean
-from sessions_app.errors import ApplicationError
+from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.events import EventSpec, EventType, actor_label, event_append
 from sessions_app.models import AskMessage, AskSession, Notification, SessionEvent
 
@@ -51,7 +51,7 @@ def person_name(user: Any) -> str:
 
 
 def _closed() -> ApplicationError:
-    return ApplicationError("E_SESSION_CLOSED", "This session is no longer active.", status=409)
+    return ApplicationError(ErrorCode.SESSION_CLOSED, "This session is no longer active.")
 
 
 def _already_claimed(session: AskSession) -> ApplicationError:
@@ -59,7 +59,7 @@ def _already_claimed(session: AskSession) -> ApplicationError:
     name = person_name(holder) if holder is not None else "another counselor"
     since = timezone.localtime(session.handoff_time).strftime("%H:%M")
     return ApplicationError(
-        "E_ALREADY_CLAIMED", f"{name} already holds this session (claimed at {since}).", status=409
+        ErrorCode.ALREADY_CLAIMED, f"{name} already holds this session (claimed at {since})."
     )
 
 
@@ -69,7 +69,7 @@ def _require_holder(session: AskSession, counselor: Any) -> None:
             detail = "Claim the session first: only the counselor who holds it may do this."
         else:
             detail = f"{_already_claimed(session).detail} Only its holder may do this."
-        raise ApplicationError("E_NOT_HOLDER", detail, status=409)
+        raise ApplicationError(ErrorCode.NOT_HOLDER, detail)
 
 
 def _require_live(session: AskSession) -> None:
@@ -81,9 +81,8 @@ def counselor_speaking_refuse(session: AskSession) -> None:
     """Refuse a client's move that would deal a card or call an agent while a person speaks."""
     if session.counselor_speaking:
         raise ApplicationError(
-            "E_COUNSELOR_SPEAKING",
+            ErrorCode.COUNSELOR_SPEAKING,
             "A counselor is talking with you now: write to them with POST …/messages.",
-            status=409,
         )
 
 
@@ -147,9 +146,8 @@ def session_take_over(*, session: AskSession, counselor: Any) -> AskSession:
         return locked
     if locked.phase == AskSession.Phase.CLOSING:
         raise ApplicationError(
-            "E_SESSION_CLOSING",
+            ErrorCode.SESSION_CLOSING,
             "The session is closing: it can no longer be taken over.",
-            status=409,
         )
     turn = Turn(locked, unlimited=True)  # people talking: never refused by the length
     # The marker becomes the head: an agent reply still in flight finds the session moved on
@@ -168,7 +166,7 @@ def _require_speaking(session: AskSession, counselor: Any) -> None:
     _require_holder(session, counselor)
     if not session.counselor_speaking:
         raise ApplicationError(
-            "E_NOT_TAKEN_OVER", "Take the conversation over first: the AI is speaking.", status=409
+            ErrorCode.NOT_TAKEN_OVER, "Take the conversation over first: the AI is speaking."
         )
 
 
@@ -254,7 +252,7 @@ def steer_note_add(*, session: AskSession, counselor: Any, text: Any) -> Session
     text = text_clean(text)
     if len(text) > STEER_MAX:
         raise ApplicationError(
-            "E_VALIDATION",
+            ErrorCode.VALIDATION,
             f"At most {STEER_MAX} characters.",
             fields={"text": [f"over {STEER_MAX} characters"]},
         )

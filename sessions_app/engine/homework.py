@@ -31,7 +31,7 @@ from sessions_app.engine.crisis import risk_now
 from sessions_app.engine.dealer import CardKind, Turn, new_card
 from sessions_app.engine.flows import CRISIS_FLOW
 from sessions_app.engine.hygiene import client_text
-from sessions_app.errors import ApplicationError, invalid
+from sessions_app.errors import ApplicationError, ErrorCode, invalid
 from sessions_app.events import EventSpec, EventType, events_append
 from sessions_app.models import (
     RATING_MAX,
@@ -220,9 +220,8 @@ def _task_locked(task: Task) -> Task:
 
 def _transition_refuse(task: Task, to: str) -> ApplicationError:
     return ApplicationError(
-        "E_TASK_STATE",
+        ErrorCode.TASK_STATE,
         f"A {task.status} task cannot become {to}.",
-        status=409,
         fields={"status": [f"{task.status} → {to} is not allowed."]},
     )
 
@@ -261,9 +260,8 @@ def task_accept(*, task: Task, by: Any) -> Task:
     session that turned into a crisis after proposing it (in its last thing)."""
     if task.status == TaskStatus.PROPOSED and proposes_none(task.session):
         raise ApplicationError(
-            "E_TASK_STATE",
+            ErrorCode.TASK_STATE,
             "This session became a crisis session: its homework is withdrawn.",
-            status=409,
             fields={"status": ["withdrawn after a crisis"]},
         )
     locked = _move(task, TaskStatus.ACCEPTED, by, event=EventType.TASK_ACCEPTED)
@@ -368,9 +366,8 @@ def task_entries_update(*, task: Task, by: Any, change: EntriesChange) -> Task:
     locked = _task_locked(task)
     if locked.status not in (TaskStatus.ACCEPTED, TaskStatus.DONE):
         raise ApplicationError(
-            "E_TASK_STATE",
+            ErrorCode.TASK_STATE,
             f"A {locked.status} task takes no entries.",
-            status=409,
             fields={"status": [f"{locked.status}: accept the task first."]},
         )
     if change.entries is not None:

@@ -39,12 +39,12 @@ from sessions_app.engine.dealer import (
 )
 from sessions_app.engine.titles import session_title_neutral
 from sessions_app.engine.words import client_words, escalated, text_clean
-from sessions_app.errors import ApplicationError, invalid
+from sessions_app.errors import ApplicationError, ErrorCode, invalid
 from sessions_app.events import EventType, session_length_check
 from sessions_app.models import AskMessage, AskSession
 
 TOPIC_SLOT_CHARS = 120
-CARD_ANSWERED = "E_CARD_ANSWERED"
+CARD_ANSWERED = ErrorCode.CARD_ANSWERED
 _YES = ("yes", "ok", "okay", "sure", "fine", "да", "ок", "давай", "хорошо", "конечно")
 
 
@@ -115,7 +115,6 @@ def card_answered() -> ApplicationError:
     return ApplicationError(
         CARD_ANSWERED,
         gettext("This card has already been answered; the current state is attached."),
-        status=409,
     )
 
 

@@ -11,7 +11,78 @@ from django.utils import timezone
 
 from sessions_app.models.sessions import AskSession
 
-__all__ = ["AppendOnlyError", "SessionEvent", "SessionEventQuerySet"]
+__all__ = ["AppendOnlyError", "EventType", "SessionEvent", "SessionEventQuerySet"]
+
+
+class EventType(models.TextChoices):
+    """Every type the log holds; `sessions_app.events.events_append` refuses any other."""
+
+    # the session's life
+    SESSION_CREATED = "session.created"
+    SESSION_STARTED = "session.started"
+    SESSION_UPDATED = "session.updated"
+    SESSION_MODALITY_UPDATED = "session.modality_updated"
+    SESSION_ENDING = "session.ending"
+    SESSION_SUMMARIZED = "session.summarized"
+    SESSION_CLOSED = "session.closed"
+    SESSION_CLOSED_ABNORMALLY = "session.closed_abnormally"
+    SESSION_DELETED = "session.deleted"
+    SESSION_ANONYMISED = "session.anonymised"
+    # the dialogue
+    ANSWER_RECEIVED = "answer.received"
+    MESSAGE_RECEIVED = "message.received"
+    LAST_THING_RECEIVED = "last_thing.received"
+    CARD_DEALT = "card.dealt"
+    ANALYST_RESPONDED = "analyst.responded"
+    ANALYST_FAILED = "analyst.failed"
+    PACING_READY_TO_CLOSE = "pacing.ready_to_close"
+    PACING_CONTINUED = "pacing.continued"
+    CLOSING_DELIVERED = "closing.delivered"
+    # flows
+    TRANSITION_APPLIED = "transition.applied"
+    VALIDATION_BLOCKED = "validation.blocked"
+    INTENT_SUSPENDED = "intent.suspended"
+    INTENT_RESUMED = "intent.resumed"
+    SCHEDULE_CHANGED = "schedule.changed"
+    # safety and people
+    RISK_ESCALATED = "risk.escalated"
+    RISK_UNASSESSED = "risk.unassessed"
+    RISK_CHANGED = "risk.changed"
+    RISK_SCREENED = "risk.screened"  # the screening card answered "no": {answers, score, …}
+    HANDOFF_CREATED = "handoff.created"  # a claim: {handoff_reason, counselor_id, seconds_to_claim}
+    ALERT_ESCALATED = "alert.escalated"  # an unclaimed alert went to ops, then to all on duty
+    # the counselor's workspace (a person speaks while the AI pauses)
+    COUNSELOR_TOOK_OVER = "counselor.took_over"
+    COUNSELOR_MESSAGE = "counselor.message"
+    COUNSELOR_HANDED_BACK = "counselor.handed_back"
+    STEER_NOTED = "steer.noted"  # counselor guidance for the Analyst; never shown to the client
+    # the graph
+    MESSAGE_FORKED = "message.forked"
+    WORKLINE_CREATED = "workline.created"
+    WORKLINE_ACTIVATED = "workline.activated"
+    WORKLINE_SPIN_OFF = "workline.spin_off"
+    WORKLINE_SPIN_OFF_PROPOSED = "workline.spin_off_proposed"
+    # CBT homework between sessions: on the log of the session that proposed it,
+    # `task.reviewed` on the log of the session that picked it up
+    TASK_PROPOSED = "task.proposed"
+    TASK_ACCEPTED = "task.accepted"
+    TASK_SKIPPED = "task.skipped"
+    TASK_UPDATED = "task.updated"
+    TASK_DONE = "task.done"
+    TASK_EXPIRED = "task.expired"
+    TASK_REVIEWED = "task.reviewed"
+    # the psychologist (SPEC §6)
+    PSYCHOLOGIST_REANALYSIS_REQUESTED = "psychologist.reanalysis_requested"
+    PSYCHOLOGIST_ANALYSIS_STARTED = "psychologist.analysis_started"
+    PSYCHOLOGIST_ITERATION = "psychologist.iteration"
+    PSYCHOLOGIST_ANALYSIS_COMPLETED = "psychologist.analysis_completed"
+    PSYCHOLOGIST_ANALYSIS_FAILED = "psychologist.analysis_failed"
+    PSYCHOLOGIST_HYPOTHESIS_PROPOSED = "psychologist.hypothesis_proposed"
+    PSYCHOLOGIST_HYPOTHESIS_ACCEPTED = "psychologist.hypothesis_accepted"
+    PSYCHOLOGIST_HYPOTHESIS_DISMISSED = "psychologist.hypothesis_dismissed"
+    PSYCHOLOGIST_HYPOTHESIS_ACCEPTED_FOR_ANAMNESIS = (
+        "psychologist.hypothesis_accepted_for_anamnesis"
+    )
 
 
 class AppendOnlyError(RuntimeError):

@@ -31,6 +31,7 @@ __all__ = [
     "AskMessage",
     "AskSession",
     "AskSessionQuerySet",
+    "CardKind",
     "CbtFocus",
     "MessageKind",
     "MessageRole",
@@ -518,6 +519,22 @@ class MessageRole(models.TextChoices):
     NARRATOR = "narrator", _("Narrator")
     COUNSELOR = "counselor", _("Counselor")
     SYSTEM = "system", _("System")
+
+
+class CardKind(models.TextChoices):
+    """What a card is for: `kind` in the state document (cards live in message payloads, not in
+    a column of their own)."""
+
+    TOPIC = "topic"
+    QUESTION = "question"
+    OPEN = "open"
+    FALLBACK = "fallback"
+    COMPLETION = "completion"
+    LAST_THING = "last_thing"
+    SCHEDULER = "scheduler"
+    CRISIS = "crisis_resources"
+    TASK_REVIEW = "task_review"  # how last time's homework went (engine/homework.py)
+    SCREENING = "screening"  # the safety net unsure: the screener asks (engine/screening.py)
 
 
 class MessageKind(models.TextChoices):

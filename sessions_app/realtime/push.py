@@ -27,7 +27,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.template.loader import render_to_string
 
 from sessions_app.access import sessions_alertable_to
-from sessions_app.models import SessionEvent
+from sessions_app.models import EventType, SessionEvent
 from sessions_app.privacy import (
     REDACTED_EVENT_TYPE,
     STAFF_MAX_PRIVACY,
@@ -42,18 +42,18 @@ logger = logging.getLogger(__name__)
 COUNSELORS_GROUP = "counselors"
 # Appending one of these alerts on-duty counselors live (SPEC §3 crisis, §8); an escalated alert
 # (nobody claimed it) alerts again, ops included.
-CRISIS_EVENT_TYPES = frozenset({"risk.escalated", "alert.escalated"})
+CRISIS_EVENT_TYPES = frozenset({EventType.RISK_ESCALATED, EventType.ALERT_ESCALATED})
 # Events that can move a session into or out of the crisis queue or the follow-ups list.
 QUEUE_EVENT_TYPES = CRISIS_EVENT_TYPES | frozenset(
     {
-        "handoff.created",
-        "counselor.took_over",
-        "counselor.handed_back",
-        "session.created",
-        "session.updated",
-        "session.closed",
-        "session.closed_abnormally",
-        "session.deleted",
+        EventType.HANDOFF_CREATED,
+        EventType.COUNSELOR_TOOK_OVER,
+        EventType.COUNSELOR_HANDED_BACK,
+        EventType.SESSION_CREATED,
+        EventType.SESSION_UPDATED,
+        EventType.SESSION_CLOSED,
+        EventType.SESSION_CLOSED_ABNORMALLY,
+        EventType.SESSION_DELETED,
     }
 )
 # Watchers choose their frames with `?format=`: JSON (the default, for API clients) or HTML

@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from django.conf import settings
 
-from psychologist.llm.metering import cost_micro_usd
+from psychologist.llm.metering import cost_micro_usd, prices
 from psychologist.llm.types import Usage
 from psychologist.models import Analysis, LLMCall
 from psychologist.schemas import EMIT_HYPOTHESES_TOOL
@@ -134,9 +133,7 @@ def test_a_small_and_a_large_session_run_on_different_tiers_and_costs_follow_the
     assert small.cost_micro_usd == priced(small, ANTHROPIC_MODEL) > 0
     assert large.cost_micro_usd == priced(large, HEAVY_MODEL) > small.cost_micro_usd
     # And the large session at the light tier's prices would cost a fifth, as the table says.
-    ratio = (
-        settings.LLM_PRICES[HEAVY_MODEL]["input"] / settings.LLM_PRICES[ANTHROPIC_MODEL]["input"]
-    )
+    ratio = prices()[HEAVY_MODEL].input / prices()[ANTHROPIC_MODEL].input
     assert ratio == 5
     assert priced(large, ANTHROPIC_MODEL) * ratio == pytest.approx(large.cost_micro_usd, abs=5)
     for analysis in (small, large):

@@ -153,6 +153,6 @@ def test_the_offline_engine_refuses_agents_it_has_no_rules_for(settings) -> None
 def test_an_anthropic_binding_must_name_a_priced_model() -> None:
     binding = ModelBinding(agent="analyst", provider="anthropic", model="claude-unpriced-9")
 
-    with pytest.raises(ValidationError, match="LLM_PRICES"):
+    with pytest.raises(ValidationError, match="model prices"):
         binding.full_clean()
     ModelBinding(agent="analyst", provider="anthropic", model="claude-haiku-4-5").full_clean()

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 from django.core.management import call_command
+
+from sessions_app.api.base import ANY_REQUEST
+from sessions_app.errors import ErrorCode
 
 pytestmark = pytest.mark.django_db
 
@@ -52,3 +57,29 @@ def test_the_homework_operations_are_documented_with_their_errors_and_idempotenc
         assert {"403", "404", "409", "422"} <= set(post["responses"]), move
     state = yaml.safe_load(target.read_text())["components"]["schemas"]["StateOutput"]
     assert "homework" in state["properties"]
+
+
+def test_every_error_code_is_documented_with_its_status_and_what_it_means(tmp_path):
+    target = tmp_path / "schema.yml"
+    call_command("spectacular", "--file", str(target))
+    text = target.read_text()
+    schema = yaml.safe_load(text)
+    responses = [
+        (status, response.get("description", ""))
+        for operations in schema["paths"].values()
+        for operation in operations.values()
+        for status, response in operation["responses"].items()
+    ]
+    for code in ErrorCode:
+        if code in ANY_REQUEST:
+            # Not an operation's own: the document's description lists it once.
+            line = f"- `{code}` ({code.status}): {code.description}"
+            assert line in schema["info"]["description"], code
+        else:
+            said = f"{code}: {code.description}"
+            assert any(
+                status == str(code.status) and said in description
+                for status, description in responses
+            ), code
+    # And no code is typed by hand: every one the document names is a member of the enum.
+    assert set(re.findall(r"\bE_[A-Z_]+\b", text)) <= set(ErrorCode)

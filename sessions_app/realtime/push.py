@@ -166,20 +166,6 @@ def publish_events(*, session_id: object, events: list[tuple[int, int, str]]) ->
     _send_all(messages)
 
 
-def publish_event(*, session_id: object, event_id: int, seq: int, event_type: str) -> None:
-    """Tell the session's watchers (and, for queue events, the counselors) about an event."""
-    publish_events(session_id=session_id, events=[(event_id, seq, event_type)])
-
-
-def counselors_publish(*, session_id: object, event_id: int, seq: int, event_type: str) -> None:
-    """A crisis alert (for `risk.escalated`) or a queue change, to the counselors' group.
-
-    Called after commit; `publish_event` calls it for every queue event, so engine code that
-    appends `risk.escalated` through the event service alerts counselors with no further call.
-    """
-    _send_all([_counselors_message(session_id, event_id, seq, event_type)])
-
-
 def _counselors_message(session_id: object, event_id: int, seq: int, event_type: str) -> Message:
     kind = "crisis.alert" if event_type in CRISIS_EVENT_TYPES else "queue.changed"
     return (

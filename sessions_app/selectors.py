@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from psychologist.llm.models import LLMCall
 from sessions_app.access import (
+    receives_crisis_alerts,
     sandbox_of,
     sessions_alertable_to,
     sessions_visible_to,
@@ -52,7 +53,7 @@ from sessions_app.models import (
     UserProfile,
 )
 from sessions_app.privacy import STAFF_MAX_PRIVACY
-from sessions_app.realtime.push import event_view, receives_crisis_alerts
+from sessions_app.realtime.frames import event_view
 from sessions_app.roles import Role, role_of
 
 # Filters over a P3 column; only callers allowed to read P3 may use them (else E_VALIDATION).

@@ -25,6 +25,7 @@ from sessions_app import sandbox, selectors
 from sessions_app.access import (
     SessionAction,
     pages_allowed,
+    receives_crisis_alerts,
     session_alerted_for,
     session_allows,
     session_for,
@@ -36,7 +37,6 @@ from sessions_app.engine import services as engine
 from sessions_app.errors import ApplicationError
 from sessions_app.forms import SandboxStartForm
 from sessions_app.models import AskMessage, AskSession, RiskLevel, Workline
-from sessions_app.realtime import push as realtime
 from sessions_app.roles import Role, role_of
 
 HOME = "sessions_app/home.html"
@@ -118,7 +118,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "today": today,
         "caseload": selectors.caseload(counselor=user) if role is Role.COUNSELOR else None,
         "active": selectors.active_sessions(user=user) if role is Role.OPS else None,
-        "alerts": realtime.receives_crisis_alerts(user),
+        "alerts": receives_crisis_alerts(user),
     }
     return render(request, f"{HOME}#live" if request.htmx else HOME, context)
 

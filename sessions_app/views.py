@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from sessions_app import sandbox, selectors
+from sessions_app import pages, sandbox, selectors
 from sessions_app.access import (
     SessionAction,
     pages_allowed,
@@ -137,7 +137,7 @@ def _session_context(request: HttpRequest, session: AskSession) -> dict[str, Any
     highlight = request.GET.get("highlightEvent", "")
     return {
         "session": session,
-        "page": selectors.session_page(session),
+        "page": pages.session_page(session),
         "highlight": int(highlight) if highlight.isascii() and highlight.isdigit() else None,
         "view": "tree" if request.GET.get("view") == "tree" else "timeline",
         "may_continue": session_may(request.user, session, SessionAction.CONTINUE_FROM)

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Model
@@ -15,11 +14,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+from django_htmx.http import HttpResponseClientRedirect
 
 from sessions_app import pages, sandbox, selectors
 from sessions_app.access import (
@@ -37,6 +35,7 @@ from sessions_app.engine import services as engine
 from sessions_app.errors import ApplicationError
 from sessions_app.forms import SandboxStartForm
 from sessions_app.models import AskMessage, AskSession, RiskLevel, Workline
+from sessions_app.responses import back_url, error_response
 from sessions_app.roles import Role, role_of
 
 HOME = "sessions_app/home.html"
@@ -186,17 +185,9 @@ def _redrawn_after(
     try:
         change()
     except ApplicationError as exc:
-        return _engine_error(request, session, exc)
+        back = reverse("pages:session", kwargs={"session_id": session.pk})
+        return error_response(request, exc, back=back)
     return _canvas(request, session)
-
-
-def _engine_error(request: HttpRequest, session: AskSession, exc: ApplicationError) -> HttpResponse:
-    """An `ApplicationError` as the error fragment ({code, detail}) in the page's flash slot."""
-    if not request.htmx:
-        messages.error(request, f"{exc.code}: {exc.detail}")
-        return redirect("pages:session", session_id=session.pk)
-    response = render(request, f"{SESSION}#flash", {"error": exc}, status=exc.status)
-    return reswap(retarget(response, "#flash"), "innerHTML")
 
 
 @require_GET
@@ -262,22 +253,10 @@ def session_workline_activate(
 # --- the counselor's workspace (docs/decisions/0001-a-counselor-takes-over.md) ---
 
 
-def _back(request: HttpRequest) -> str:
-    """The page the request came from, when it is a page of this site; else home. A Referer is
-    the client's to write: redirecting to any of them would be an open redirect."""
-    referer = request.headers.get("Referer", "")
-    safe = url_has_allowed_host_and_scheme(
-        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return referer if safe else reverse("pages:home")
-
-
 def _workspace_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
-    if not request.htmx:
-        messages.error(request, f"{exc.code}: {exc.detail}")
-        return redirect(_back(request))
-    response = render(request, f"{SESSION}#flash", {"error": exc}, status=exc.status)
-    return reswap(retarget(response, "#flash"), "innerHTML")
+    """Back to the page the move was made from (the home's queue, an alert, the session)."""
+    back = back_url(request, request.headers.get("Referer", ""), fallback="pages:home")
+    return error_response(request, exc, back=back)
 
 
 @require_POST

@@ -1,5 +1,6 @@
 """The client's own profile over REST: its language
-(docs/decisions/0002-three-languages-through-gettext.md)."""
+(docs/decisions/0002-three-languages-through-gettext.md) and its consent to the vault export (the
+Markdown files of `jobs/markdown_export.py`)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from sessions_app import services
+from sessions_app import services, texts
 from sessions_app.access import forbidden
 from sessions_app.api.base import ApiView, WriteThrottle, errors, validated
-from sessions_app.api.serializers import ProfileOutput, ProfilePatchInput
+from sessions_app.api.serializers import ProfileOutput, ProfilePatchInput, VaultConsentOutput
 from sessions_app.models import UserProfile
 from sessions_app.roles import Role, role_of
 
@@ -51,3 +52,61 @@ class ProfileApi(ApiView):
         changes = validated(ProfilePatchInput(data=request.data))
         profile = services.profile_update(profile=profile, changes=changes)
         return Response(ProfileOutput(profile).data)
+
+
+def _consent_response(profile: UserProfile) -> Response:
+    given = profile.vault_export_consent and profile.vault_export_consented_at is not None
+    key = "vault_consent_given" if given else "vault_consent_none"
+    body = {
+        "consent": given,
+        "consented_at": profile.vault_export_consented_at if given else None,
+        "statement": texts.text(key, profile.locale),
+    }
+    return Response(VaultConsentOutput(body).data)
+
+
+CONSENT_FAILURES = errors(s403="E_FORBIDDEN (clients only)")
+
+
+class VaultConsentApi(ApiView):
+    """The client's consent to the vault export: read it, grant it (PUT), withdraw it (DELETE)."""
+
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        operation_id="profile_vault_consent_retrieve",
+        responses={200: VaultConsentOutput, **CONSENT_FAILURES},
+        description="Whether the nightly vault export writes the caller's finished sessions "
+        "and profile as Markdown files into a private folder of its own on the server, and "
+        "what that means, in the caller's language.",
+    )
+    def get(self, request: Request) -> Response:
+        return _consent_response(_own_profile(request))
+
+    @extend_schema(
+        operation_id="profile_vault_consent_grant",
+        request=None,
+        responses={200: VaultConsentOutput, **CONSENT_FAILURES},
+        description="Grant the consent: from the next nightly run on, the caller's finished "
+        "sessions and profile are exported. Granting again changes nothing (`consented_at` "
+        "stays the first grant's). Recorded in the profile's history.",
+    )
+    def put(self, request: Request) -> Response:
+        profile = services.vault_consent_set(
+            profile=_own_profile(request), consent=True, by=request.user
+        )
+        return _consent_response(profile)
+
+    @extend_schema(
+        operation_id="profile_vault_consent_withdraw",
+        request=None,
+        responses={200: VaultConsentOutput, **CONSENT_FAILURES},
+        description="Withdraw the consent: nothing more is exported, and the caller's folder is "
+        "deleted at the next nightly run. Withdrawing again changes nothing. Recorded in the "
+        "profile's history.",
+    )
+    def delete(self, request: Request) -> Response:
+        profile = services.vault_consent_set(
+            profile=_own_profile(request), consent=False, by=request.user
+        )
+        return _consent_response(profile)

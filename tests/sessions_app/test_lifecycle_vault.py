@@ -8,6 +8,7 @@ from datetime import datetime
 
 import pytest
 import time_machine
+from django.urls import reverse
 
 from sessions_app.jobs import markdown_export
 from sessions_app.models import AskSession, UserProfile
@@ -17,6 +18,7 @@ from tests.sessions_app.lifecycle_support import converse, database_columns_cont
 pytestmark = pytest.mark.django_db
 
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
+CONSENT = reverse("sessions:profile-vault-consent")
 
 
 @pytest.fixture
@@ -26,9 +28,10 @@ def root(tmp_path, settings):
 
 
 @pytest.fixture
-def consenting(alice):
+def consenting(alice, api_as):
+    """Alice, who granted the export from her app."""
     with time_machine.travel(datetime(2026, 3, 1, 9, 0, tzinfo=BERLIN), tick=False):
-        markdown_export.vault_consent_record(user_id=alice.pk, consent=True)
+        assert api_as(alice).put(CONSENT).status_code == 200
     return alice
 
 
@@ -109,7 +112,9 @@ def test_a_second_run_rewrites_nothing_and_adds_no_file(root, consenting):
     assert {path: path.stat().st_mtime_ns for path in folder.rglob("*")} == before
 
 
-def test_deleted_sessions_and_withdrawn_consent_take_their_files_with_them(root, consenting):
+def test_deleted_sessions_and_withdrawn_consent_take_their_files_with_them(
+    root, consenting, api_as
+):
     closed(consenting, datetime(2026, 3, 5, 18, 0, tzinfo=BERLIN), "Kept")
     gone = closed(consenting, datetime(2026, 3, 12, 18, 0, tzinfo=BERLIN), "Deleted")
     markdown_export.vault_export()
@@ -120,7 +125,7 @@ def test_deleted_sessions_and_withdrawn_consent_take_their_files_with_them(root,
     assert markdown_export.vault_export().counts["removed"] == 1
     assert sorted(files_of(folder)) == ["profile.md", "sessions/2026-03-05.md"]
 
-    markdown_export.vault_consent_record(user_id=consenting.pk, consent=False)
+    assert api_as(consenting).delete(CONSENT).status_code == 200
     assert markdown_export.vault_export().counts["removed"] == 1
     assert [p.name for p in root.iterdir()] == ["notes-of-someone-else"]
 

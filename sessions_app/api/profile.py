@@ -4,6 +4,8 @@ Markdown files of `jobs/markdown_export.py`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -65,7 +67,20 @@ def _consent_response(profile: UserProfile) -> Response:
     return Response(VaultConsentOutput(body).data)
 
 
-CONSENT_FAILURES = errors(s403="E_FORBIDDEN (clients only)")
+def _consent_set(request: Request, *, consent: bool) -> Response:
+    profile = services.vault_consent_set(
+        profile=_own_profile(request), consent=consent, by=request.user
+    )
+    return _consent_response(profile)
+
+
+def _consent_operation(operation_id: str, description: str, **schema: Any) -> Any:
+    return extend_schema(
+        operation_id=operation_id,
+        responses={200: VaultConsentOutput, **errors(s403="E_FORBIDDEN (clients only)")},
+        description=description,
+        **schema,
+    )
 
 
 class VaultConsentApi(ApiView):
@@ -73,40 +88,31 @@ class VaultConsentApi(ApiView):
 
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(
-        operation_id="profile_vault_consent_retrieve",
-        responses={200: VaultConsentOutput, **CONSENT_FAILURES},
-        description="Whether the nightly vault export writes the caller's finished sessions "
-        "and profile as Markdown files into a private folder of its own on the server, and "
-        "what that means, in the caller's language.",
+    @_consent_operation(
+        "profile_vault_consent_retrieve",
+        "Whether the nightly vault export writes the caller's finished sessions and profile as "
+        "Markdown files into a private folder of its own on the server, and what that means, "
+        "in the caller's language.",
     )
     def get(self, request: Request) -> Response:
         return _consent_response(_own_profile(request))
 
-    @extend_schema(
-        operation_id="profile_vault_consent_grant",
+    @_consent_operation(
+        "profile_vault_consent_grant",
+        "Grant the consent: from the next nightly run on, the caller's finished sessions and "
+        "profile are exported. Granting again changes nothing (`consented_at` stays the first "
+        "grant's). Recorded in the profile's history.",
         request=None,
-        responses={200: VaultConsentOutput, **CONSENT_FAILURES},
-        description="Grant the consent: from the next nightly run on, the caller's finished "
-        "sessions and profile are exported. Granting again changes nothing (`consented_at` "
-        "stays the first grant's). Recorded in the profile's history.",
     )
     def put(self, request: Request) -> Response:
-        profile = services.vault_consent_set(
-            profile=_own_profile(request), consent=True, by=request.user
-        )
-        return _consent_response(profile)
+        return _consent_set(request, consent=True)
 
-    @extend_schema(
-        operation_id="profile_vault_consent_withdraw",
+    @_consent_operation(
+        "profile_vault_consent_withdraw",
+        "Withdraw the consent: nothing more is exported, and the caller's folder is deleted at "
+        "the next nightly run. Withdrawing again changes nothing. Recorded in the profile's "
+        "history.",
         request=None,
-        responses={200: VaultConsentOutput, **CONSENT_FAILURES},
-        description="Withdraw the consent: nothing more is exported, and the caller's folder is "
-        "deleted at the next nightly run. Withdrawing again changes nothing. Recorded in the "
-        "profile's history.",
     )
     def delete(self, request: Request) -> Response:
-        profile = services.vault_consent_set(
-            profile=_own_profile(request), consent=False, by=request.user
-        )
-        return _consent_response(profile)
+        return _consent_set(request, consent=False)

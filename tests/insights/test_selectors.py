@@ -3,25 +3,16 @@ and the follow-ups due. `NOW` is fixed."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
 from insights import selectors
 from insights.selectors import Filters
 from tests import factories
+from tests.insights.test_charts import NOW, ago, session
 
 pytestmark = pytest.mark.django_db
-
-NOW = datetime(2026, 6, 15, 12, 0, tzinfo=UTC)
-
-
-def ago(days: int, hours: int = 0) -> datetime:
-    return NOW - timedelta(days=days, hours=hours)
-
-
-def session(user, days: int, **fields):
-    return factories.AskSessionFactory(user=user, created_at=ago(days), **fields)
 
 
 def test_hypotheses_are_grouped_by_target_in_a_fixed_order_and_filtered(alice, bob):

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from insights import selectors
+from insights import charts, selectors
 from insights.forms import InsightsFilterForm
 from sessions_app.access import SessionAction, session_allows
 from sessions_app.roles import Role, role_of
@@ -57,13 +57,13 @@ def insights_home(request: HttpRequest) -> HttpResponse:
         return render(request, f"{PAGE}#progress", context)
     if part == "hypotheses":
         return render(request, f"{PAGE}#hypotheses", context)
-    charts = selectors.charts(user=user, client=filters.client, now=now)
+    drawn = charts.charts(user=user, client=filters.client, now=now)
     context |= {
         "failed": selectors.analyses_failed(user=user, now=now),
         "recent": selectors.analyses_recent(user=user),
         "follow_ups": selectors.follow_ups(user=user, now=now),
-        "charts": charts,
-        "charts_json": selectors.charts_json(charts),
+        "charts": drawn,
+        "charts_json": charts.charts_json(drawn),
         "now": now,
     }
     return render(request, PAGE, context)

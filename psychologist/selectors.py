@@ -13,7 +13,6 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from psychologist.models import (
-    Analysis,
     ClinicalRule,
     Hypothesis,
     HypothesisEvidence,
@@ -142,10 +141,6 @@ def homework_done(*, session: AskSession) -> list[dict[str, Any]]:
         }
         for task in tasks
     ]
-
-
-def analysis_current(*, session: AskSession) -> Analysis | None:
-    return Analysis.objects.current().filter(session=session).first()
 
 
 def _with_evidence(hypotheses: QuerySet[Hypothesis]) -> QuerySet[Hypothesis]:

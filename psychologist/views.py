@@ -10,8 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -21,6 +20,7 @@ from psychologist import selectors, services
 from psychologist.models import Hypothesis
 from sessions_app.access import session_for
 from sessions_app.errors import ApplicationError
+from sessions_app.responses import back_url
 
 ROW = "insights/insights.html#hypothesis"
 
@@ -32,11 +32,9 @@ def _denied(exc: ApplicationError) -> Exception:
 
 
 def _back(request: HttpRequest) -> HttpResponse:
-    target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(target, {request.get_host()}):
-        # A plain redirect: `redirect()` would try a bare word as a URL name and answer 500.
-        return HttpResponseRedirect(target)
-    return redirect("insights:home")
+    return HttpResponseRedirect(
+        back_url(request, request.POST.get("next", ""), fallback="insights:home")
+    )
 
 
 def _decide(

@@ -117,6 +117,12 @@ def _alerted_to(user: Any) -> Q:
     return alerted
 
 
+def receives_crisis_alerts(user: Any) -> bool:
+    """Ops always; counselors while on duty (their profile says so)."""
+    role = role_of(user)
+    return role is Role.OPS or (role is Role.COUNSELOR and _on_duty(user))
+
+
 def sessions_alertable_to(user: Any) -> Any:
     """What the crisis queue and the live alerts may name to `user`: the sessions it may read
     plus, for a counselor, those it was alerted about — which it may claim but not open until it

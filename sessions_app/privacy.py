@@ -91,11 +91,6 @@ CLIENT_MAX_PRIVACY = Privacy.P2
 STAFF_MAX_PRIVACY = Privacy.P3
 
 
-def fields_up_to(level: Privacy) -> list[str]:
-    """Schema field names whose class is at most `level`, in schema order."""
-    return [name for name, cls in SESSION_FIELD_PRIVACY.items() if cls <= level]
-
-
 # --- session events as a client may see them (websocket JSON, SPEC §8 / QUALITY R8) --------------
 
 # A client sees the events of its own conversation; clinical and engine-internal events (risk,

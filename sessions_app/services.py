@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
@@ -459,6 +460,38 @@ def profile_update(*, profile: UserProfile, changes: dict[str, Any]) -> UserProf
     if changed:
         profile.save(update_fields=[*changed, "updated_at"])
     return profile
+
+
+# What the profile's history (admin) says of each change of the vault export consent.
+VAULT_CONSENT_LOG = {
+    True: "Vault export consent granted.",
+    False: "Vault export consent withdrawn.",
+}
+
+
+@transaction.atomic
+def vault_consent_set(*, profile: UserProfile, consent: bool, by: Any) -> UserProfile:
+    """Grant (the time is recorded: the export writes nothing without it) or withdraw (the next
+    run removes the client's folder) the nightly Markdown export of its closed sessions
+    (`jobs/markdown_export.py`). Repeating either changes nothing and keeps the first grant's
+    time. Each change is recorded, with who made it, in the profile's history (Django admin's
+    change log, where staff edits of the profile are recorded too)."""
+    # Locked: a grant and a withdrawal at once end in one state, each change recorded once.
+    locked = UserProfile.objects.select_for_update().get(pk=profile.pk)
+    has_time = locked.vault_export_consented_at is not None
+    if locked.vault_export_consent == consent and has_time == consent:
+        return locked
+    locked.vault_export_consent = consent
+    locked.vault_export_consented_at = timezone.now() if consent else None
+    locked.save(update_fields=["vault_export_consent", "vault_export_consented_at", "updated_at"])
+    LogEntry.objects.log_actions(
+        user_id=by.pk,
+        queryset=[locked],
+        action_flag=CHANGE,
+        change_message=VAULT_CONSENT_LOG[consent],
+        single_object=True,
+    )
+    return locked
 
 
 # --- notifications -----------------------------------------------------------------------------

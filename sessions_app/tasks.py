@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sessions_app import services
-from sessions_app.jobs import delivery, escalation, homework, lifecycle, outreach, vault
+from sessions_app.jobs import delivery, escalation, homework, lifecycle, markdown_export, outreach
 from sessions_app.jobs.lifecycle import JobReport
 
 
@@ -34,7 +34,7 @@ follow_ups_notify = _summarised(outreach.follow_ups_notify)
 alerts_escalate = _summarised(escalation.alerts_escalate)
 reactivations_send = _summarised(outreach.reactivations_send)
 retention_apply = _summarised(lifecycle.retention_apply)
-vault_export = _summarised(vault.vault_export)
+vault_export = _summarised(markdown_export.vault_export)
 homework_sweep = _summarised(homework.homework_sweep)
 
 

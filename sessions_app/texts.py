@@ -40,6 +40,16 @@ TEXTS: dict[str, Promise] = {
     "schedule_changed": _("Your next session is now on {when}."),
     "partial_label": _("Unfinished session."),
     "partial_topic": _("Topic: {topic}."),
+    # the vault export's consent, as the profile API states it (jobs/markdown_export.py)
+    "vault_consent_given": _(
+        "Every night, your finished sessions and your profile are written as Markdown files into "
+        "a private folder of yours on the server. You can withdraw at any time: the folder is "
+        "then deleted at the next nightly run."
+    ),
+    "vault_consent_none": _(
+        "Your sessions are not written to a folder on the server. If they were before, that "
+        "folder is deleted at the next nightly run."
+    ),
     # the engine
     "intro": _("Hi. This is a quiet space to look at whatever is on your mind today."),
     "intro_returning": _("Good to see you again. Let's take a calm look at where you are today."),

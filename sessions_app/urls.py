@@ -55,6 +55,9 @@ urlpatterns = [
     path("ask/tasks/<uuid:task_id>/done", api_tasks.TaskDoneApi.as_view(), name="task-done"),
     path("ask/export", api.ExportApi.as_view(), name="export"),
     path("profile", api_profile.ProfileApi.as_view(), name="profile"),
+    path(
+        "profile/vault-consent", api_profile.VaultConsentApi.as_view(), name="profile-vault-consent"
+    ),
     path("notifications", api.NotificationListApi.as_view(), name="notification-list"),
     path(
         "notifications/<int:notification_id>/read",

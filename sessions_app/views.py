@@ -7,7 +7,6 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Model
@@ -15,16 +14,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+from django_htmx.http import HttpResponseClientRedirect
 
-from sessions_app import sandbox, selectors
+from sessions_app import pages, sandbox, selectors
 from sessions_app.access import (
     SessionAction,
     pages_allowed,
+    receives_crisis_alerts,
     session_alerted_for,
     session_allows,
     session_for,
@@ -36,7 +35,7 @@ from sessions_app.engine import services as engine
 from sessions_app.errors import ApplicationError
 from sessions_app.forms import SandboxStartForm
 from sessions_app.models import AskMessage, AskSession, RiskLevel, Workline
-from sessions_app.realtime import push as realtime
+from sessions_app.responses import back_url, error_response
 from sessions_app.roles import Role, role_of
 
 HOME = "sessions_app/home.html"
@@ -118,7 +117,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "today": today,
         "caseload": selectors.caseload(counselor=user) if role is Role.COUNSELOR else None,
         "active": selectors.active_sessions(user=user) if role is Role.OPS else None,
-        "alerts": realtime.receives_crisis_alerts(user),
+        "alerts": receives_crisis_alerts(user),
     }
     return render(request, f"{HOME}#live" if request.htmx else HOME, context)
 
@@ -137,7 +136,7 @@ def _session_context(request: HttpRequest, session: AskSession) -> dict[str, Any
     highlight = request.GET.get("highlightEvent", "")
     return {
         "session": session,
-        "page": selectors.session_page(session),
+        "page": pages.session_page(session),
         "highlight": int(highlight) if highlight.isascii() and highlight.isdigit() else None,
         "view": "tree" if request.GET.get("view") == "tree" else "timeline",
         "may_continue": session_may(request.user, session, SessionAction.CONTINUE_FROM)
@@ -186,17 +185,9 @@ def _redrawn_after(
     try:
         change()
     except ApplicationError as exc:
-        return _engine_error(request, session, exc)
+        back = reverse("pages:session", kwargs={"session_id": session.pk})
+        return error_response(request, exc, back=back)
     return _canvas(request, session)
-
-
-def _engine_error(request: HttpRequest, session: AskSession, exc: ApplicationError) -> HttpResponse:
-    """An `ApplicationError` as the error fragment ({code, detail}) in the page's flash slot."""
-    if not request.htmx:
-        messages.error(request, f"{exc.code}: {exc.detail}")
-        return redirect("pages:session", session_id=session.pk)
-    response = render(request, f"{SESSION}#flash", {"error": exc}, status=exc.status)
-    return reswap(retarget(response, "#flash"), "innerHTML")
 
 
 @require_GET
@@ -262,22 +253,10 @@ def session_workline_activate(
 # --- the counselor's workspace (docs/decisions/0001-a-counselor-takes-over.md) ---
 
 
-def _back(request: HttpRequest) -> str:
-    """The page the request came from, when it is a page of this site; else home. A Referer is
-    the client's to write: redirecting to any of them would be an open redirect."""
-    referer = request.headers.get("Referer", "")
-    safe = url_has_allowed_host_and_scheme(
-        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return referer if safe else reverse("pages:home")
-
-
 def _workspace_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
-    if not request.htmx:
-        messages.error(request, f"{exc.code}: {exc.detail}")
-        return redirect(_back(request))
-    response = render(request, f"{SESSION}#flash", {"error": exc}, status=exc.status)
-    return reswap(retarget(response, "#flash"), "innerHTML")
+    """Back to the page the move was made from (the home's queue, an alert, the session)."""
+    back = back_url(request, request.headers.get("Referer", ""), fallback="pages:home")
+    return error_response(request, exc, back=back)
 
 
 @require_POST

@@ -420,6 +420,19 @@ class ProfileOutput(serializers.Serializer):
     time_zone = serializers.CharField()
 
 
+class VaultConsentOutput(serializers.Serializer):
+    """Whether the nightly vault export writes the client's finished sessions and profile as
+    Markdown files into a private folder of its own on the server."""
+
+    consent = serializers.BooleanField()
+    consented_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the client granted it; null without consent."
+    )
+    statement = serializers.CharField(
+        help_text="What the consent means, in the client's language (its profile's `locale`)."
+    )
+
+
 # A language tag of en, ru or zh, in any letter case, with an optional script and region.
 LOCALE_PATTERN = r"^(?:[Ee][Nn]|[Rr][Uu]|[Zz][Hh])(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?$"
 LOCALE_INVALID = (

@@ -310,20 +310,6 @@ def state_json_split(text: str) -> tuple[str, dict[str, Any] | None, bool]:
     return (shown, data, False) if isinstance(data, dict) else (shown, None, True)
 
 
-def move_from(data: dict[str, Any] | None, *, malformed: bool, source: str) -> Move | None:
-    if malformed:
-        return Move(state_after=None, source=source, malformed="state_json")
-    if data is None:
-        return None
-    intent = data.get("intent")
-    return Move(
-        state_after=data.get("state_after"),
-        slots_updated=data.get("slots_updated"),
-        intent=intent if isinstance(intent, str) else None,
-        source=source,
-    )
-
-
 # --- the router -------------------------------------------------------------------------------
 
 

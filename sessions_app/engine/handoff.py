@@ -35,7 +35,7 @@ from sessions_app.engine.dealer import (
 from sessions_app.engine.words import text_clean
 from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.events import EventSpec, EventType, actor_label, event_append
-from sessions_app.models import AskMessage, AskSession, Notification, SessionEvent
+from sessions_app.models import AskMessage, AskSession, SessionEvent
 
 User = get_user_model()
 
@@ -84,13 +84,6 @@ def counselor_speaking_refuse(session: AskSession) -> None:
             ErrorCode.COUNSELOR_SPEAKING,
             "A counselor is talking with you now: write to them with POST …/messages.",
         )
-
-
-def was_alerted(user: Any, session: AskSession) -> bool:
-    """Alerted = holds a crisis alert about the session (the first alert or an escalation)."""
-    return Notification.objects.filter(
-        user=user, session=session, kind=Notification.Kind.CRISIS_ALERT
-    ).exists()
 
 
 # --- claim ---------------------------------------------------------------------------------------

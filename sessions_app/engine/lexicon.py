@@ -384,21 +384,6 @@ def detect_reschedule(text: str, locale: str = "en") -> bool:
     return _matches(_RESCHEDULE, text, _languages(locale), negatable=True)
 
 
-def mood_score(text: str, locale: str = "en") -> int:
-    """Positive minus negative mood words; a negation right before a word flips it."""
-    text = analysed(text)
-    if CJK.search(text):
-        return _zh_mood(normalize(text))
-    tokens = words(text)
-    score = 0
-    for index, token in enumerate(tokens):
-        polarity = _polarity(token, _languages(locale))
-        if polarity and index and tokens[index - 1] in NEGATIONS:
-            polarity = -polarity
-        score += polarity
-    return score
-
-
 def _polarity(token: str, langs: list[str]) -> int:
     for lang in langs:
         if _has_stem(token, MOOD_NEGATIVE.get(lang, ()), lang):
@@ -414,18 +399,6 @@ def _has_stem(token: str, stems: Iterable[str], lang: str) -> bool:
     if lang == "en":
         return token in stems
     return any(token.startswith(stem) for stem in stems)
-
-
-def _zh_mood(clean: str) -> int:
-    # Chinese mood words are found in the running text: 不开心 is 不 + 开心, flipped.
-    score = 0
-    for polarity, stems in ((-1, MOOD_NEGATIVE["zh"]), (1, MOOD_POSITIVE["zh"])):
-        for stem in stems:
-            for match in re.finditer(stem, clean):
-                start = match.start()
-                negated = start and clean[start - 1] in ZH_NEGATIONS
-                score += -polarity if negated else polarity
-    return score
 
 
 # Mood as a number in [-1, 1] (docs/decisions/0003-an-offline-engine-that-listens.md).

@@ -1,6 +1,6 @@
 """Background jobs over sessions (SPEC §7): abandoned sessions and retention. Reactivation and
 follow-ups live in `outreach.py`, notification delivery in `delivery.py`, the Markdown export in
-`vault.py`; the shared pieces (JobReport, local time) are here.
+`markdown_export.py`; the shared pieces (JobReport, local time) are here.
 
 Each job is a service that a django-q schedule runs (`tasks.py`, `schedules.py`) and that
 `manage.py run_job NAME` runs by hand. Each is idempotent and safe to run twice or concurrently:

@@ -1,5 +1,5 @@
 """Websocket consumers (SPEC §8). Thin: `connect` authenticates and checks access, handlers
-render through `realtime` and forward.
+render through `frames` and forward.
 
 Close codes after the handshake: 4400 a malformed `?since=` or `?format=`, 4401 no valid
 credentials, 4403 the role may not use this stream or a counselor reached a crisis session that
@@ -31,9 +31,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from sessions_app import services
-from sessions_app.access import max_privacy_for, session_for
+from sessions_app.access import max_privacy_for, receives_crisis_alerts, session_for
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskSession
+from sessions_app.realtime import frames
 from sessions_app.realtime import push as realtime
 from sessions_app.realtime.auth import accepted_subprotocol, credentials_valid
 from sessions_app.roles import Role, role_of
@@ -57,8 +58,8 @@ class BadQuery(ValueError):
 def query_options(scope: dict[str, Any]) -> tuple[str, int | None]:
     """(`format`, `since`) from the query string; `since` None means "from now on"."""
     query = parse_qs(scope.get("query_string", b"").decode("latin1"))
-    fmt = query.get("format", [realtime.FORMAT_JSON])[-1]
-    if fmt not in realtime.FORMATS:
+    fmt = query.get("format", [frames.FORMAT_JSON])[-1]
+    if fmt not in frames.FORMATS:
         raise BadQuery("format")
     since = query.get("since", [None])[-1]
     if since is None or since == "":
@@ -253,17 +254,17 @@ class SessionEventsConsumer(StreamConsumer):
             # A push was lost, or pushes from two web processes crossed: the database has
             # every committed event up to this one (seq order is commit order per session).
             return await self.catch_up()
-        frame = await realtime.cached_frame(
+        frame = await frames.cached_frame(
             self.session_id, message["event_id"], self.level, self.format
         )
         await self.send(text_data=frame)
         self.last_seq = seq
 
     async def catch_up(self) -> None:
-        frames = await database_sync_to_async(realtime.frames_after)(
+        replay = await database_sync_to_async(frames.frames_after)(
             self.session_id, self.last_seq, self.level, self.format
         )
-        for seq, frame in frames:
+        for seq, frame in replay:
             await self.send(text_data=frame)
             self.last_seq = seq
 
@@ -286,13 +287,13 @@ class CounselorsConsumer(StreamConsumer):
         role = await database_sync_to_async(role_of)(self.user)
         if role not in {Role.COUNSELOR, Role.OPS}:
             return await self.refuse(FORBIDDEN)
-        self.alerts = await database_sync_to_async(realtime.receives_crisis_alerts)(self.user)
+        self.alerts = await database_sync_to_async(receives_crisis_alerts)(self.user)
         if not await self.join_streams(realtime.COUNSELORS_GROUP):
             return
         await self.open()
 
     async def counselors_notice(self, message: dict[str, Any]) -> None:
-        frame = await database_sync_to_async(realtime.notice_frame)(
+        frame = await database_sync_to_async(frames.notice_frame)(
             self.user, message, alerts=self.alerts, fmt=self.format
         )
         if frame is not None:

@@ -1,4 +1,5 @@
-"""The realtime layer (SPEC §8): what is pushed to which Channels group, and what watchers get.
+"""The realtime layer (SPEC §8): what is pushed to which Channels group (what watchers get is
+rendered by `frames.py`).
 
 Pushes go out only from the event service, after commit. A push names the event (session, id,
 seq, type) and carries none of its payload: every watcher re-reads the row and renders it for
@@ -12,30 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import logging
 import os
 import weakref
-from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.core.serializers.json import DjangoJSONEncoder
-from django.template.loader import render_to_string
 
-from sessions_app.access import sessions_alertable_to
-from sessions_app.models import EventType, SessionEvent
-from sessions_app.privacy import (
-    REDACTED_EVENT_TYPE,
-    STAFF_MAX_PRIVACY,
-    Privacy,
-    client_may_see_event,
-    scrub_p3,
-)
-from sessions_app.roles import Role, role_of
+from sessions_app.models import EventType
 
 logger = logging.getLogger(__name__)
 
@@ -56,15 +42,6 @@ QUEUE_EVENT_TYPES = CRISIS_EVENT_TYPES | frozenset(
         EventType.SESSION_DELETED,
     }
 )
-# Watchers choose their frames with `?format=`: JSON (the default, for API clients) or HTML
-# fragments that htmx swaps into the page out of band (browser watchers).
-FORMAT_JSON = "json"
-FORMAT_HTML = "html"
-FORMATS = (FORMAT_JSON, FORMAT_HTML)
-SESSION_PAGE = "sessions_app/session_detail.html"
-HOME_PAGE = "sessions_app/home.html"
-# Replays read the log in pages of this many events.
-REPLAY_PAGE = 500
 
 
 def session_group(session_id: object) -> str:
@@ -166,20 +143,6 @@ def publish_events(*, session_id: object, events: list[tuple[int, int, str]]) ->
     _send_all(messages)
 
 
-def publish_event(*, session_id: object, event_id: int, seq: int, event_type: str) -> None:
-    """Tell the session's watchers (and, for queue events, the counselors) about an event."""
-    publish_events(session_id=session_id, events=[(event_id, seq, event_type)])
-
-
-def counselors_publish(*, session_id: object, event_id: int, seq: int, event_type: str) -> None:
-    """A crisis alert (for `risk.escalated`) or a queue change, to the counselors' group.
-
-    Called after commit; `publish_event` calls it for every queue event, so engine code that
-    appends `risk.escalated` through the event service alerts counselors with no further call.
-    """
-    _send_all([_counselors_message(session_id, event_id, seq, event_type)])
-
-
 def _counselors_message(session_id: object, event_id: int, seq: int, event_type: str) -> Message:
     kind = "crisis.alert" if event_type in CRISIS_EVENT_TYPES else "queue.changed"
     return (
@@ -193,150 +156,6 @@ def _counselors_message(session_id: object, event_id: int, seq: int, event_type:
             "event_type": event_type,
         },
     )
-
-
-# --- what a watcher receives ---------------------------------------------------------------------
-
-
-def event_view(event: SessionEvent, level: Privacy) -> dict[str, Any]:
-    """One event as a reader of privacy `level` may see it.
-
-    A client gets its own conversation's events without P3 keys; any other event reaches it as
-    a bare `redacted` marker, so its `seq` stays contiguous and gap detection keeps working.
-    """
-    if level < STAFF_MAX_PRIVACY and not client_may_see_event(event.type):
-        return {
-            "seq": event.seq,
-            "id": event.pk,
-            "type": REDACTED_EVENT_TYPE,
-            "created_at": event.created_at,
-            "actor": "",
-            "payload": {},
-        }
-    payload = event.payload if level >= STAFF_MAX_PRIVACY else scrub_p3(event.payload)
-    return {
-        "seq": event.seq,
-        "id": event.pk,
-        "type": event.type,
-        "created_at": event.created_at,
-        "actor": event.actor,
-        "payload": payload,
-    }
-
-
-def render_frame(event: SessionEvent, level: Privacy, fmt: str) -> str:
-    view = event_view(event, level)
-    if fmt == FORMAT_HTML:
-        return render_to_string(f"{SESSION_PAGE}#event_frame", {"event": view})
-    return json.dumps(view, cls=DjangoJSONEncoder, ensure_ascii=False)
-
-
-def frame_for(event_id: int, level: Privacy, fmt: str) -> str:
-    return render_frame(SessionEvent.objects.get(pk=event_id), level, fmt)
-
-
-def frames_after(session_id: object, seq: int, level: Privacy, fmt: str) -> list[tuple[int, str]]:
-    """(seq, frame) for every event of the session after `seq`, in order (replay, gaps)."""
-    frames: list[tuple[int, str]] = []
-    while True:
-        page = list(
-            SessionEvent.objects.filter(session_id=session_id, seq__gt=seq).order_by("seq")[
-                :REPLAY_PAGE
-            ]
-        )
-        frames.extend((event.seq, render_frame(event, level, fmt)) for event in page)
-        if len(page) < REPLAY_PAGE:
-            return frames
-        seq = page[-1].seq
-
-
-FrameKey = tuple[str, int, int, str]
-
-
-class FrameCache:
-    """Frames by (session, event id, privacy level, format), shared by a process's watchers.
-
-    Events are immutable, so a frame rendered once is right forever: with a hundred watchers
-    of one session, the row is read and rendered once per process instead of once per watcher.
-    Concurrent watchers await the same in-flight render.
-    """
-
-    def __init__(self, size: int = 1024) -> None:
-        self.size = size
-        self._done: OrderedDict[FrameKey, str] = OrderedDict()
-        self._inflight: dict[FrameKey, asyncio.Future[str]] = {}
-
-    async def get(self, key: FrameKey, render: Callable[[], str]) -> str:
-        if key in self._done:
-            return self._done[key]
-        task = self._inflight.get(key)
-        # A future belongs to its event loop; tests run a loop per test.
-        if task is None or task.get_loop() is not asyncio.get_running_loop():
-            task = asyncio.ensure_future(database_sync_to_async(render)())
-            self._inflight[key] = task
-        try:
-            text = await task
-        finally:
-            if self._inflight.get(key) is task and task.done():
-                del self._inflight[key]
-        self._done[key] = text
-        while len(self._done) > self.size:
-            self._done.popitem(last=False)
-        return text
-
-
-frame_cache = FrameCache()
-
-
-async def cached_frame(session_id: object, event_id: int, level: Privacy, fmt: str) -> str:
-    # The session is part of the key so that an id reused by a rolled-back test transaction
-    # (SQLite reuses rowids; committed events are never deleted) cannot hit a stale frame.
-    return await frame_cache.get(
-        (str(session_id), event_id, int(level), fmt), lambda: frame_for(event_id, level, fmt)
-    )
-
-
-# --- the counselors' stream ----------------------------------------------------------------------
-
-
-def receives_crisis_alerts(user: Any) -> bool:
-    """Ops always; counselors while on duty (their profile says so)."""
-    role = role_of(user)
-    if role is Role.OPS:
-        return True
-    profile = getattr(user, "profile", None) if role is Role.COUNSELOR else None
-    return bool(profile and profile.on_duty)
-
-
-def notice_frame(user: Any, message: dict[str, Any], *, alerts: bool, fmt: str) -> str | None:
-    """What `user` receives for a counselors' notice, or None when the session is not theirs.
-
-    The crisis queue is "visible to that counselor per access rules" (SPEC §1): a counselor
-    hears about exactly the sessions it could open or was alerted about (and may claim). A
-    crisis alert to a counselor off duty, or about a session somebody holds, is only a queue
-    change.
-    """
-    row = (
-        sessions_alertable_to(user)
-        .filter(pk=message["session_id"])
-        .values("handoff_counselor__first_name", "handoff_counselor__username")
-        .first()
-    )
-    if row is None:
-        return None
-    holder = row["handoff_counselor__first_name"] or row["handoff_counselor__username"]
-    kind = message["kind"] if alerts and not holder else "queue.changed"
-    notice = {
-        "type": kind,
-        "session_id": message["session_id"],
-        "event_id": message["event_id"],
-        "seq": message["seq"],
-        "event_type": message["event_type"],
-    }
-    if fmt == FORMAT_HTML:
-        context = {"notice": notice, "holder": holder or ""}
-        return render_to_string(f"{HOME_PAGE}#notice_frame", context)
-    return json.dumps(notice)
 
 
 def user_group(user_id: object) -> str:

@@ -15,8 +15,8 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from sessions_app.access import receives_crisis_alerts
 from sessions_app.models import EventType, SessionStatus
-from sessions_app.realtime.push import receives_crisis_alerts
 
 register = template.Library()
 

@@ -26,7 +26,7 @@ from sessions_app.engine.services import (
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskMessage, AskSession
 from sessions_app.privacy import CLIENT_MAX_PRIVACY
-from sessions_app.realtime.push import event_view
+from sessions_app.realtime.frames import event_view
 from tests import factories
 from tests.engine.conftest import analyst, answer, event_types, narrator, script
 

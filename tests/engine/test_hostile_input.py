@@ -85,7 +85,7 @@ def test_the_lexicons_read_at_most_the_analysed_characters(name: str, monkeypatc
     real = lexicon.normalize
     monkeypatch.setattr(lexicon, "normalize", lambda text: read.append(text) or real(text))
     lexicon.detect_meta(HOSTILE[name])
-    lexicon.mood_score(HOSTILE[name])
+    lexicon.mood_value(HOSTILE[name])
     listening.hear(HOSTILE[name], "en")
     assert read
     assert max(len(text) for text in read) <= 1000  # lexicon.ANALYSED_CHARS

@@ -8,7 +8,6 @@ from sessions_app.engine.lexicon import (
     detect_fatigue,
     detect_meta,
     detect_reschedule,
-    mood_score,
 )
 from sessions_app.engine.safety import detect_crisis
 
@@ -128,14 +127,3 @@ def test_it_does_not_read_ordinary_negated_or_unrelated_words_as_a_signal(
     detect: Callable[[str, str], bool], text: str, locale: str
 ) -> None:
     assert not detect(text, locale)
-
-
-def test_mood_scoring_counts_words_and_flips_negated_ones() -> None:
-    assert mood_score("I feel calm and hopeful", "en") == 2
-    assert mood_score("I feel sad and anxious", "en") == -2
-    assert mood_score("not good", "en") == -1
-    assert mood_score("Мне стало легче и спокойнее", "ru") == 2
-    assert mood_score("Мне не лучше, тревожно", "ru") == -2
-    assert mood_score("我现在轻松多了，也平静了", "zh") == 2
-    assert mood_score("我很焦虑，也很难过", "zh") == -2
-    assert mood_score("我不开心", "zh") == -1

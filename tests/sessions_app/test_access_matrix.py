@@ -181,9 +181,10 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
             ("steer", 201),
         )
     },
-    # The caller's own profile (issue 16): clients only, each its own; nobody reads another's.
+    # The caller's own profile (issue 16) and its consent to the vault export: clients only,
+    # each its own; nobody reads or changes another's.
     **{
-        ("sessions:profile", method): row(
+        (route, method): row(
             owner=200,
             other_client=200,
             caseload_counselor=403,
@@ -192,7 +193,11 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
             service=403,
             anonymous=401,
         )
-        for method in ("GET", "PATCH")
+        for route, methods in (
+            ("sessions:profile", ("GET", "PATCH")),
+            ("sessions:profile-vault-consent", ("GET", "PUT", "DELETE")),
+        )
+        for method in methods
     },
     ("sessions:notification-list", "GET"): everyone(200),
     ("sessions:notification-read", "POST"): row(

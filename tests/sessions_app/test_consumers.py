@@ -388,8 +388,8 @@ def test_a_duplicate_push_is_dropped(session, token):
         async with watching(stream_path(session), token) as comm:
             event = await append(session, "card.dealt")
             await frames(comm, 1)
-            await database_sync_to_async(realtime.publish_event)(
-                session_id=session.pk, event_id=event.pk, seq=event.seq, event_type=event.type
+            await database_sync_to_async(realtime.publish_events)(
+                session_id=session.pk, events=[(event.pk, event.seq, event.type)]
             )
             assert await comm.receive_nothing(timeout=0.1)
 

@@ -185,12 +185,12 @@ def test_every_demo_card_has_an_id_so_the_open_one_can_be_answered():
 
 
 def test_it_shows_the_product_every_chart_has_data_and_every_hypothesis_state_exists():
-    from insights import selectors as insights
+    from insights import charts
     from psychologist.models import Hypothesis
 
     run_demo()
     ops = get_user_model().objects.get(username=data.OPS["username"])
-    for chart in insights.charts(user=ops):
+    for chart in charts.charts(user=ops):
         assert not chart.empty, f"the demo leaves the {chart.id} chart empty"
     states = set(Hypothesis.objects.values_list("status", flat=True))
     assert states == {"proposed", "accepted", "dismissed"}

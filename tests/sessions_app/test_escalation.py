@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import time_machine
 
-from sessions_app import selectors, services
+from sessions_app import pages, services
 from sessions_app.engine import handoff
 from sessions_app.jobs.escalation import alerts_escalate
 from sessions_app.jobs.schedules import JOBS
@@ -100,7 +100,7 @@ def test_an_unclaimed_alert_escalates_to_ops_after_n_and_to_all_on_duty_after_2n
 
     # The escalated counselors are alerted now: frank may claim, and the page tells the story.
     claimed = handoff.session_claim(session=alerted, counselor=frank)
-    page = selectors.session_page(claimed)
+    page = pages.session_page(claimed)
     assert [(item["type"], item["who"]) for item in page.chain] == [
         ("risk.escalated", ""),
         ("alert.escalated", ""),

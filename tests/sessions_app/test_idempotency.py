@@ -3,20 +3,25 @@ changes nothing — also when the retries race (PostgreSQL)."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from datetime import timedelta
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
-from django.db import IntegrityError
+import time_machine
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from sessions_app.api import idempotency
 from sessions_app.api.base import ApiView
-from sessions_app.models import AskSession, IdempotencyRecord, Notification
+from sessions_app.models import AskMessage, AskSession, IdempotencyRecord, Notification
 from tests import factories
 from tests.races import race
 from tests.sessions_app.test_access_matrix import walk
+from tests.sessions_app.test_idempotency_crash import WORDS, a_session_at_a_question_card
 
 LIST = reverse("sessions:session-list")
 
@@ -132,21 +137,63 @@ def test_concurrent_retries_with_one_key_create_one_session_and_all_get_its_resp
     assert IdempotencyRecord.objects.count() == 1
 
 
+# --- a turn (staged) whose first attempt died: the database state a killed process leaves -------
+# On PostgreSQL a retry knows at once that nothing runs the key (the dead attempt's advisory lock
+# went with its connection: test_idempotency_crash.py); the embedded SQLite cannot tell a dead
+# attempt from a slow one, so it waits out the claim's lease.
+
+
+def _turn(user: Any) -> tuple[str, dict[str, str]]:
+    session_id = a_session_at_a_question_card(user)
+    return reverse("sessions:session-messages", kwargs={"session_id": session_id}), {"text": WORDS}
+
+
+def _lease_waited_out(client: APIClient, path: str, body: dict, key: str) -> Any:
+    """The retry's answer once no attempt can still be running the key."""
+    if connection.vendor == "postgresql":
+        return nullcontext()
+    early = client.post(path, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    assert early.status_code == 409, early.json()
+    assert early.json()["code"] == "E_IDEMPOTENCY_IN_PROGRESS"
+    later = timezone.now() + timedelta(seconds=idempotency.STAGED_LEASE_SECONDS + 1)
+    return time_machine.travel(later, tick=False)
+
+
 @pytest.mark.django_db
-def test_a_claim_released_between_our_insert_and_our_read_is_claimed_again(alice, monkeypatch):
-    # Found by `make fuzz` (two workers, one key): the claim we collided with belonged to a
-    # request that then failed and released it, so the read after the IntegrityError found
-    # nothing — a 500 where the key was simply free again.
-    real_create = IdempotencyRecord.objects.create
-    calls: list[dict] = []
+def test_a_turn_whose_first_attempt_died_before_committing_runs_once_on_the_retry(alice, api_as):
+    path, body = _turn(alice)
+    # What a process killed before the client's message committed leaves: a claim, not applied.
+    request = SimpleNamespace(method="POST", path=path, data=body)
+    IdempotencyRecord.objects.create(
+        user=alice, key="died", fingerprint=idempotency._fingerprint(request)
+    )
+    client = api_as(alice)
+    stored = AskMessage.objects.filter(text=WORDS)
 
-    def create(**fields):
-        calls.append(fields)
-        if len(calls) == 1:
-            raise IntegrityError("a concurrent claim, released before we read it")
-        return real_create(**fields)
+    with _lease_waited_out(client, path, body, "died"):
+        assert stored.count() == 0  # a retry told to wait did nothing
+        retry = client.post(path, body, format="json", HTTP_IDEMPOTENCY_KEY="died")
+    again = client.post(path, body, format="json", HTTP_IDEMPOTENCY_KEY="died")
 
-    monkeypatch.setattr(IdempotencyRecord.objects, "create", create)
-    claimed = idempotency._claim(user=alice, key="k", fingerprint="f")
-    assert isinstance(claimed, IdempotencyRecord)
-    assert len(calls) == 2
+    assert retry.status_code == 200, retry.json()
+    assert stored.count() == 1
+    assert again.json() == retry.json()
+    assert again["Idempotent-Replayed"] == "true"
+
+
+@pytest.mark.django_db
+def test_a_turn_that_committed_before_its_response_was_lost_is_answered_not_redone(alice, api_as):
+    path, body = _turn(alice)
+    client = api_as(alice)
+    first = client.post(path, body, format="json", HTTP_IDEMPOTENCY_KEY="lost")
+    assert first.status_code == 200, first.json()
+    # What a process killed between committing the turn and storing its response leaves.
+    IdempotencyRecord.objects.filter(key="lost").update(response_status=None, response_body=None)
+
+    with _lease_waited_out(client, path, body, "lost"):
+        retry = client.post(path, body, format="json", HTTP_IDEMPOTENCY_KEY="lost")
+
+    assert retry.status_code == 200, retry.json()
+    assert retry["Idempotent-Replayed"] == "true"
+    assert retry.json() == first.json()  # the state the committed turn left
+    assert AskMessage.objects.filter(text=WORDS).count() == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import zoneinfo
 from datetime import UTC, datetime, time, timedelta
@@ -11,14 +12,18 @@ import time_machine
 from django.core.management import call_command
 
 from psychologist.llm.identity import opaque_user_id
-from psychologist.llm.types import LLMUnavailable
 from psychologist.models import AnalysisRequest, LLMCall
-from sessions_app.engine import agents
 from sessions_app.jobs import lifecycle
 from sessions_app.models import AskSession, Notification, SessionEvent, UserProfile
 from tests import factories
+from tests import fake_anthropic as fake
+from tests.psychologist.conftest import (
+    ANTHROPIC_MODEL,
+    fake_anthropic,  # noqa: F401  (the fixture, reused)
+)
 from tests.races import race
 from tests.sessions_app.lifecycle_support import frozen_clock, idle_session
+from tests.settings import LLM_BINDINGS as OFFLINE_BINDINGS
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +36,19 @@ PAIRS = [
 
 
 clock = frozen_clock(NOW)
+
+
+@pytest.fixture
+def summarizer_down(fake_anthropic, settings):  # noqa: F811  (the fixture, reused)
+    """The summarizer is bound to a model behind the real SDK — the fake Messages API, which is
+    overloaded: each of a call's tries (1 + ANTHROPIC_MAX_RETRIES) answers 529. Every other agent
+    stays offline, as in the rest of this file."""
+    settings.LLM_BINDINGS = {
+        **OFFLINE_BINDINGS,
+        "summarizer": {"provider": "anthropic", "model": ANTHROPIC_MODEL},
+    }
+    fake_anthropic.queue(*[fake.fault(529, retry_after_ms=5) for _ in range(3)])
+    return fake_anthropic
 
 
 def closed_abnormally(session: AskSession) -> list[SessionEvent]:
@@ -152,12 +170,8 @@ def test_the_usual_time_is_a_circular_mean_so_late_nights_and_early_mornings_mee
 
 
 def test_when_the_summarizer_fails_an_extractive_summary_keeps_the_first_and_last_answers(
-    clock, alice, monkeypatch
+    clock, alice, summarizer_down
 ):
-    def unavailable(*, request):
-        raise LLMUnavailable("the provider is down")
-
-    monkeypatch.setattr(agents, "complete", unavailable)
     pairs = [(f"Question {n}?", f"answer number {n} " + "words " * 30) for n in range(1, 13)]
     session = idle_session(alice, last_activity_at=NOW - timedelta(hours=21), pairs=pairs)
 
@@ -170,28 +184,24 @@ def test_when_the_summarizer_fails_an_extractive_summary_keeps_the_first_and_las
     assert "answer number 1 " in session.session_summary
     assert "answer number 12 " in session.session_summary
     assert closed_abnormally(session)[0].payload["summary_source"] == "extractive"
+    assert len(summarizer_down.requests) == 3  # the SDK's bounded tries, then the extract
 
 
-def test_the_summarizer_gets_the_answered_pairs_and_an_opaque_user_id(clock, alice, monkeypatch):
-    seen = []
-    monkeypatch.setattr(agents, "complete", lambda *, request: seen.append(request) or _boom())
+def test_the_summarizer_gets_the_answered_pairs_and_an_opaque_user_id(
+    clock, alice, summarizer_down
+):
     idle_session(alice, last_activity_at=NOW - timedelta(hours=21), pairs=PAIRS)
     lifecycle.sessions_abandoned_close()
-    [request] = seen
-    assert request.agent == "summarizer"
-    assert request.tool_choice == "summary_output"
-    assert request.context["pairs"][2] == {"question": PAIRS[2][0], "answer": PAIRS[2][1]}
+    body = summarizer_down.requests[0]  # what reached the model (then its retries)
+    assert body["tool_choice"]["name"] == "summary_output"
+    asked = body["messages"][-1]["content"][-1]["text"]
     # One summarizer for the closing and the abandoned session: the client's words come as data.
-    assert "1. What happened at work this week? → <client_words>My manager" in (
-        request.messages[-1].content
-    )
-    assert "alice" not in repr(request)
-    assert re.fullmatch(r"[0-9a-f]{24}", request.opaque_user_id)
-    assert request.opaque_user_id != opaque_user_id(alice.pk + 1)
-
-
-def _boom():
-    raise LLMUnavailable("down")
+    assert "1. What happened at work this week? → <client_words>My manager" in asked
+    assert f"3. {PAIRS[2][0]} → <client_words>{PAIRS[2][1]}" in asked
+    assert "alice" not in json.dumps(body)
+    user_id = body["metadata"]["user_id"]
+    assert re.fullmatch(r"[0-9a-f]{24}", user_id)
+    assert user_id == opaque_user_id(alice.pk) != opaque_user_id(alice.pk + 1)
 
 
 def test_the_summary_is_metered_as_a_summarizer_call_of_the_session(clock, alice):
@@ -345,9 +355,8 @@ def test_a_partial_summary_holds_the_topic_and_every_answer_given(clock, alice):
 
 
 def test_when_the_summarizer_fails_the_extract_holds_the_topic_and_every_answer(
-    clock, alice, monkeypatch
+    clock, alice, summarizer_down
 ):
-    monkeypatch.setattr(agents, "complete", lambda *, request: _boom())
     session = _with_topic(alice, TOPIC, PAIRS)
 
     lifecycle.sessions_abandoned_close()
@@ -385,8 +394,7 @@ def test_words_written_without_a_card_count_as_answers_in_the_partial_summary(cl
     assert closed_abnormally(session)[0].payload["answered"] == 2
 
 
-def test_a_russian_partial_summary_names_the_topic_in_russian(clock, alice, monkeypatch):
-    monkeypatch.setattr(agents, "complete", lambda *, request: _boom())
+def test_a_russian_partial_summary_names_the_topic_in_russian(clock, alice, summarizer_down):
     session = _with_topic(alice, "Одиночество после переезда", PAIRS[:1], locale="ru")
 
     lifecycle.sessions_abandoned_close()

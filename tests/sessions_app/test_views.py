@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from sessions_app import selectors
+from sessions_app import pages
 from sessions_app.engine import graph
 from sessions_app.models import Workline
 from tests import factories
@@ -329,14 +329,14 @@ def test_continue_from_is_post_only(olga, conversation):
     assert signed_in(olga).get(continue_url(session)).status_code == 405
 
 
-# --- selectors behind the pages -------------------------------------------------------------
+# --- the page view-models -----------------------------------------------------------------------
 
 
 def test_tree_rows_nest_only_where_the_conversation_branches(olga, conversation):
     session, messages = conversation
     graph.message_fork(session=session, from_message=messages[1], by=olga)
     graph.message_append(session=session, role="client", kind="answer", text="b")
-    rows = selectors.tree_rows(graph.session_tree(session))
+    rows = pages.tree_rows(graph.session_tree(session))
     kinds = [kind if node is None else node.id for kind, node in rows]
     m = [message.pk for message in messages]
     new = max(n for n in kinds if isinstance(n, int))
@@ -366,7 +366,7 @@ def test_a_long_linear_session_is_one_flat_chain(alice):
     session = factories.ActiveSessionFactory(user=alice)
     for n in range(60):
         graph.message_append(session=session, role="client", kind="answer", text=str(n))
-    rows = selectors.tree_rows(graph.session_tree(session))
+    rows = pages.tree_rows(graph.session_tree(session))
     assert [kind for kind, _ in rows].count("forks") == 1
     assert len(rows) == 60 + 5
 

@@ -9,7 +9,8 @@ so no agent can ever read them back. The folder name is an HMAC of the client's 
 username. A run rewrites the same files from the database, so it is idempotent: unchanged files
 are left alone. The folder mirrors what the database still holds — it sits on the server, so
 retention applies to it too: a deleted or anonymised session's file goes, and so does the whole
-folder of a client who withdrew consent.
+folder of a client who withdrew consent. The client grants and withdraws consent over REST
+(`PUT`/`DELETE /api/profile/vault-consent`, `services.vault_consent_set`).
 """
 
 from __future__ import annotations
@@ -22,8 +23,6 @@ from datetime import datetime
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
-from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from sessions_app.jobs.lifecycle import JobReport
@@ -39,17 +38,6 @@ def vault_folder_name(user_id: int) -> str:
         "client-"
         + salted_hmac("naisei.vault.folder", str(user_id), algorithm="sha256").hexdigest()[:16]
     )
-
-
-@transaction.atomic
-def vault_consent_record(*, user_id: int, consent: bool) -> UserProfile:
-    """Opt in (the time is recorded: no export without it) or withdraw (the next run removes the
-    client's folder)."""
-    profile, _ = UserProfile.objects.select_for_update().get_or_create(user_id=user_id)
-    profile.vault_export_consent = consent
-    profile.vault_export_consented_at = timezone.now() if consent else None
-    profile.save(update_fields=["vault_export_consent", "vault_export_consented_at", "updated_at"])
-    return profile
 
 
 def vault_export(*, root: Path | None = None) -> JobReport:

@@ -78,7 +78,7 @@ def _consent_set(request: Request, *, consent: bool) -> Response:
 def _consent_operation(operation_id: str, description: str, **schema: Any) -> Any:
     return extend_schema(
         operation_id=operation_id,
-        responses={200: VaultConsentOutput, **errors(s403="E_FORBIDDEN (clients only)")},
+        responses={200: VaultConsentOutput, **errors((ErrorCode.FORBIDDEN, "clients only"))},
         description=description,
         **schema,
     )

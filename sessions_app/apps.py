@@ -18,7 +18,7 @@ class SessionsAppConfig(AppConfig):
         # The LLM layer knows no agent: the dialogue engine tells its offline provider how to
         # answer as the Analyst, the Narrator and the Summarizer.
         from psychologist.llm.offline import offline_agent_register
-        from sessions_app.engine import schemas
+        from sessions_app.engine.agents import schemas
         from sessions_app.engine.offline.analyst import analyse
         from sessions_app.engine.offline.narrator import narrate
         from sessions_app.engine.offline.summarizer import summarise

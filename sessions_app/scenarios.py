@@ -43,9 +43,9 @@ from django.test import override_settings
 from psychologist.llm.scripted import use_script
 from sessions_app import services
 from sessions_app.engine import services as engine
-from sessions_app.engine.flow_files import flow_data_check, flow_upsert, live_models
-from sessions_app.engine.flows import flow_get
-from sessions_app.engine.schemas import TOOLS_BY_AGENT
+from sessions_app.engine.agents.schemas import TOOLS_BY_AGENT
+from sessions_app.engine.flows.files import flow_data_check, flow_upsert, live_models
+from sessions_app.engine.flows.validator import flow_get
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskSession, SessionEvent, UserProfile
 from sessions_app.roles import Role

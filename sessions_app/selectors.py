@@ -35,7 +35,7 @@ from sessions_app.engine.services import (
     session_messages,
     workline_path,
 )
-from sessions_app.engine.titles import session_label
+from sessions_app.engine.turn.titles import session_label
 from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.models import (
     AskMessage,

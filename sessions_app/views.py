@@ -30,8 +30,9 @@ from sessions_app.access import (
     session_for_claim,
     session_may,
 )
-from sessions_app.engine import handoff, titles
 from sessions_app.engine import services as engine
+from sessions_app.engine.counselor import handoff
+from sessions_app.engine.turn import titles
 from sessions_app.errors import ApplicationError
 from sessions_app.forms import SandboxStartForm
 from sessions_app.models import AskMessage, AskSession, RiskLevel, Workline

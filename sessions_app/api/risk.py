@@ -13,7 +13,7 @@ from sessions_app.access import SessionAction, role_require, session_for
 from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
 from sessions_app.api.serializers import StrictSerializer
 from sessions_app.engine import services as engine
-from sessions_app.engine.risk import REASON_MAX
+from sessions_app.engine.crisis.risk_by_hand import REASON_MAX
 from sessions_app.errors import ErrorCode
 from sessions_app.models import RiskLevel
 

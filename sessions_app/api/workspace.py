@@ -19,9 +19,9 @@ from rest_framework.response import Response
 from sessions_app.access import SessionAction, session_for, session_for_claim, session_require
 from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
 from sessions_app.api.serializers import StrictSerializer
-from sessions_app.engine import handoff
-from sessions_app.engine.handoff import STEER_MAX
-from sessions_app.engine.words import TEXT_MAX
+from sessions_app.engine.counselor import handoff
+from sessions_app.engine.counselor.handoff import STEER_MAX
+from sessions_app.engine.turn.routing import TEXT_MAX
 from sessions_app.errors import ErrorCode
 from sessions_app.models import AskSession
 

@@ -27,10 +27,12 @@ Safety (SPEC §3)
 
 from __future__ import annotations
 
-from sessions_app.engine.closing import last_thing_submit, session_end
-from sessions_app.engine.crisis import risk_now
-from sessions_app.engine.dealer import TurnResult
-from sessions_app.engine.graph import (
+from sessions_app.engine.cards.dealer import TurnResult
+from sessions_app.engine.closing.stages import last_thing_submit, session_end
+from sessions_app.engine.crisis.escalation import risk_now
+from sessions_app.engine.crisis.risk_by_hand import risk_level_set
+from sessions_app.engine.graph.spin_off import spin_off_decide, spin_off_propose
+from sessions_app.engine.graph.tree import (
     ScopeStrip,
     SessionTree,
     TreeNode,
@@ -51,17 +53,15 @@ from sessions_app.engine.homework import (
     task_entries_update,
     task_skip,
 )
-from sessions_app.engine.risk import risk_level_set
-from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
-from sessions_app.engine.start import session_start
-from sessions_app.engine.state import session_state, thread_state, turn_state
-from sessions_app.engine.turns import (
+from sessions_app.engine.turn.loop import (
     CARD_ANSWERED,
     answer_submit,
     message_submit,
     session_continue,
 )
-from sessions_app.engine.words import TEXT_MAX
+from sessions_app.engine.turn.opening import session_start
+from sessions_app.engine.turn.routing import TEXT_MAX
+from sessions_app.engine.turn.state import session_state, thread_state, turn_state
 
 __all__ = [
     "CARD_ANSWERED",

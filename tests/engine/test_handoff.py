@@ -15,7 +15,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from psychologist.llm.models import LLMCall
 from sessions_app import selectors, services
 from sessions_app.access import session_for, session_for_claim
-from sessions_app.engine import handoff
+from sessions_app.engine.counselor import handoff
 from sessions_app.engine.services import (
     message_submit,
     session_continue,

@@ -8,7 +8,7 @@ import pytest
 
 from sessions_app import services
 from sessions_app.engine import homework
-from sessions_app.engine.schemas import NARRATOR_TOOL, SUMMARY_TOOL
+from sessions_app.engine.agents.schemas import NARRATOR_TOOL, SUMMARY_TOOL
 from sessions_app.engine.services import (
     last_thing_submit,
     session_end,

@@ -11,7 +11,7 @@ import pytest
 import time_machine
 
 from sessions_app import pages, services
-from sessions_app.engine import handoff
+from sessions_app.engine.counselor import handoff
 from sessions_app.jobs.escalation import alerts_escalate
 from sessions_app.jobs.schedules import JOBS
 from sessions_app.models import AskSession, Notification

@@ -12,7 +12,7 @@ import time_machine
 from psychologist.models import AnalysisRequest, Hypothesis
 from psychologist.services import hypothesis_accept
 from sessions_app import events, redaction, services
-from sessions_app.engine import graph
+from sessions_app.engine.graph import tree as graph
 from sessions_app.jobs import lifecycle
 from sessions_app.models import (
     AskMessage,

@@ -340,7 +340,7 @@ def test_a_live_client_session_opens_read_only_in_the_same_layout(alice, bob):
 
 
 def test_the_sandbox_player_may_fork_and_switch_worklines(dana, dana_sandbox):
-    from sessions_app.engine import graph
+    from sessions_app.engine.graph import tree as graph
 
     client = signed_in(dana)
     first = current_card(dana_sandbox)

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from sessions_app import pages
-from sessions_app.engine import graph
+from sessions_app.engine.graph import tree as graph
 from sessions_app.models import Workline
 from tests import factories
 from tests.routes import object_url

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from sessions_app.engine import graph
+from sessions_app.engine.graph import tree as graph
 from sessions_app.events import EventType
 from tests import factories
 from tests.sessions_app.test_access_matrix import HTML_TABLE

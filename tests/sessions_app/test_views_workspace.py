@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from sessions_app.engine import handoff
+from sessions_app.engine.counselor import handoff
 from sessions_app.models import AskSession, Notification
 from tests import factories
 

@@ -7,7 +7,7 @@ models) and from `manage.py load_flows` (with the live ones).
 
 `reply_as_written` (a boolean on the flow, and on a step to override it): the agent's own reply
 is shown to the client as written — a booking or scheduling flow — instead of being rephrased
-into the Narrator's question cards (`engine/batch.py`).
+into the Narrator's question cards (`engine/cards/batch.py`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 import jsonschema
 from django.db import transaction
 
-FLOWS_DIR = Path(__file__).resolve().parent.parent / "flows"
+FLOWS_DIR = Path(__file__).resolve().parents[2] / "flows"
 SCHEMA_PATH = FLOWS_DIR / "flow.schema.json"
 BUILTIN_FLOWS = ("reflection_session", "scheduler", "crisis")
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from sessions_app.engine import homework
-from sessions_app.engine.crisis import risk_escalated_payload
+from sessions_app.engine.crisis.escalation import risk_escalated_payload
 from sessions_app.events import EventType, event_append
 from sessions_app.management.commands import _demo_data as data
 from sessions_app.models import (

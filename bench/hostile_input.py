@@ -42,7 +42,7 @@ from sessions_app.engine.language import detectors, identify  # noqa: E402
 from sessions_app.engine.offline import analyst, listening, narrator  # noqa: E402
 from sessions_app.engine.safety import crisis_escalates, judge, learned  # noqa: E402
 from sessions_app.engine.safety.detector import assess, clear_caches  # noqa: E402
-from sessions_app.engine.turn.routing import TEXT_MAX  # noqa: E402
+from sessions_app.engine.services import TEXT_MAX  # noqa: E402
 
 TARGET_MS = 50
 RUNS = 5

@@ -15,9 +15,8 @@ from knox.models import AuthToken
 from knox.settings import knox_settings
 
 from sessions_app import redaction
-from sessions_app.engine.crisis.escalation import risk_now
-from sessions_app.engine.crisis.risk_by_hand import is_crisis_raise, risk_escalate_by
-from sessions_app.engine.turn.opening import session_start
+from sessions_app.engine.selectors import is_crisis_raise, risk_now
+from sessions_app.engine.services import risk_escalate_by, session_start
 from sessions_app.errors import ApplicationError, ErrorCode, invalid
 from sessions_app.events import EventType, event_append, event_by, session_length_check
 from sessions_app.models import (

@@ -12,18 +12,14 @@ from hypothesis import strategies as st
 from sessions_app import services
 from sessions_app.engine.flows import validator
 from sessions_app.engine.graph import branch
-from sessions_app.engine.graph.tree import (
-    message_fork,
-    workline_activate,
-    workline_create,
-    workline_path,
-)
+from sessions_app.engine.selectors import session_state, thread_state, workline_path
 from sessions_app.engine.services import (
     answer_submit,
+    message_fork,
     message_submit,
     session_continue,
-    session_state,
-    thread_state,
+    workline_activate,
+    workline_create,
 )
 from sessions_app.models import AskMessage, AskSession, Workline
 from tests import factories

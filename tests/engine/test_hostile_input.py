@@ -11,7 +11,7 @@ import pytest
 from sessions_app.engine.language import detectors
 from sessions_app.engine.offline import listening
 from sessions_app.engine.safety import learned
-from sessions_app.engine.turn.routing import TEXT_MAX
+from sessions_app.engine.services import TEXT_MAX
 from tests.engine.test_listening import person, start
 from tests.engine.test_rest_session import url
 

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from sessions_app.engine.graph import tree as graph
-from sessions_app.engine.graph.spin_off import spin_off_propose
+from sessions_app.engine.services import spin_off_propose, workline_create
 from sessions_app.models import AskSession, Workline
 from tests import factories
 
@@ -407,7 +407,7 @@ def graph_request(kind: str) -> Callable[[World, str, str], Request]:
 
 def started(world: World, variant: str) -> Any:
     """The variant's session made active and started, as the engine would have it."""
-    from sessions_app.engine.turn.opening import session_start
+    from sessions_app.engine.services import session_start
 
     session = world.sessions[variant]
     session.status = "active"
@@ -428,7 +428,7 @@ def turn_request(prepare: Callable[[Any], dict[str, Any]]) -> Callable[[World, s
 
 
 def _current_card_id(session: Any) -> str:
-    from sessions_app.engine.turn.state import session_state
+    from sessions_app.engine.selectors import session_state
 
     return session_state(session)["current_card"]["id"]
 
@@ -455,14 +455,14 @@ def workspace_request(stage: str) -> Callable[[World, str, str], Request]:
     the move needs."""
 
     def build(world: World, role: str, variant: str) -> Request:
-        from sessions_app.engine.counselor import handoff
+        from sessions_app.engine.services import session_claim, session_take_over
 
         session = started(world, variant)
         user = world.users[role]
         if role in ("caseload_counselor", "ops") and stage in ("held", "speaking"):
-            handoff.session_claim(session=session, counselor=user)
+            session_claim(session=session, counselor=user)
             if stage == "speaking":
-                handoff.session_take_over(session=session, counselor=user)
+                session_take_over(session=session, counselor=user)
         return {"session_id": session.pk}, {"text": "I'm here with you."}
 
     return build
@@ -759,7 +759,7 @@ def continue_from_request(world: World, role: str, variant: str) -> Request:
 def workline_activate_request(world: World, role: str, variant: str) -> Request:
     session = world.sessions[variant]
     graph.message_append(session=session, role="narrator", kind="question_card")
-    other = graph.workline_create(session=session, name="other", activate=False)
+    other = workline_create(session=session, name="other", activate=False)
     return {"session_id": session.pk, "workline_id": other.pk}, {}
 
 

@@ -340,7 +340,7 @@ def test_a_live_client_session_opens_read_only_in_the_same_layout(alice, bob):
 
 
 def test_the_sandbox_player_may_fork_and_switch_worklines(dana, dana_sandbox):
-    from sessions_app.engine.graph import tree as graph
+    from sessions_app.engine.services import workline_create
 
     client = signed_in(dana)
     first = current_card(dana_sandbox)
@@ -354,7 +354,7 @@ def test_the_sandbox_player_may_fork_and_switch_worklines(dana, dana_sandbox):
     assert response.status_code == 200
     dana_sandbox.refresh_from_db()
     assert dana_sandbox.active_workline.head_id == card_message.pk
-    other = graph.workline_create(session=dana_sandbox, name="sleep", activate=False)
+    other = workline_create(session=dana_sandbox, name="sleep", activate=False)
     activate = reverse(
         "pages:session-workline-activate",
         kwargs={"session_id": dana_sandbox.pk, "workline_id": other.pk},

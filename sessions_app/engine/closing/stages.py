@@ -304,3 +304,12 @@ def _see_you(session: AskSession) -> str:
         return texts.text("see_you_later", session.locale)
     weekday = texts.weekday_name(when.isoweekday(), session.locale)
     return texts.text("see_you", session.locale, weekday=weekday)
+
+
+def summary_partial_ask(
+    *, session: AskSession, facts: dict[str, Any], pairs: list[dict[str, str]]
+) -> calls.AgentReply:
+    """The summarizer over a session that never reached its closing (the abandoned-session job):
+    the client's profile with no earlier sessions, and the facts and pairs the caller read."""
+    profile = prompts.profile_block(profile_of(session), [])
+    return calls.summarizer_ask(session, profile=profile, facts=facts, pairs=pairs)

@@ -144,6 +144,11 @@ def flow_files_load(paths: list[Path | str], *, models: FlowModels | None = None
     return [data["code"] for data in parsed]
 
 
+def flow_data_load(data: Any, *, source: str = "flow") -> Any:
+    """Check one flow given as data and store it (an evaluation scenario's own flow)."""
+    return flow_upsert(flow_data_check(data, source=source), models=live_models())
+
+
 def builtin_flow_paths() -> list[Path]:
     return [FLOWS_DIR / f"{code}.json" for code in BUILTIN_FLOWS]
 

@@ -66,7 +66,7 @@ def add_healthy(count: int, round_no: int, now) -> None:
 
 
 def add_abandoned(round_no: int, now, count: int = ABANDONED) -> None:
-    from sessions_app.engine import graph
+    from sessions_app.engine.graph import tree as graph
     from sessions_app.models import AskMessage, AskSession, UserProfile
 
     clients = users(f"abandoned{round_no}-", count)

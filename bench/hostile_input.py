@@ -13,7 +13,7 @@ The total is what one message costs: the rows marked `*` (judge holds the rules 
 layer, the Analyst its listening, so those parts are not added twice). Django is set up
 (settings only, no database). Run from the repo root: `python bench/hostile_input.py`.
 
-What reads a bounded text reads `lexicon.analysed(text)` (ANALYSED_CHARS, runs squeezed); the
+What reads a bounded text reads `detectors.analysed(text)` (ANALYSED_CHARS, runs squeezed); the
 learned layer reads the first and last windows, each at most WINDOW_TOKENS; the safety net's
 rules read every word, but run a pattern only where the text holds one of its anchors (see
 `detector._anchors`), so an ordinary message skips most of the 750 patterns.
@@ -37,11 +37,12 @@ import django  # noqa: E402
 django.setup()
 
 from bench._django import table  # noqa: E402
-from sessions_app.engine import hygiene, language, lexicon  # noqa: E402
+from sessions_app.engine.agents import hygiene  # noqa: E402
+from sessions_app.engine.language import detectors, identify  # noqa: E402
 from sessions_app.engine.offline import analyst, listening, narrator  # noqa: E402
 from sessions_app.engine.safety import crisis_escalates, judge, learned  # noqa: E402
 from sessions_app.engine.safety.detector import assess, clear_caches  # noqa: E402
-from sessions_app.engine.words import TEXT_MAX  # noqa: E402
+from sessions_app.engine.services import TEXT_MAX  # noqa: E402
 
 TARGET_MS = 50
 RUNS = 5
@@ -71,16 +72,16 @@ ANALYSERS: list[tuple[str, Callable[[str], object], bool]] = [
     ("safety rules (assess)", lambda t: assess(t, "en"), False),
     ("safety learned (read)", lambda t: learned.read([t]), False),
     ("safety verdict (judge) *", lambda t: judge(t, "en", recent=(t, t)), True),
-    ("language detect *", language.detect, True),
+    ("language detect *", identify.detect, True),
     (
         "fatigue + meta *",
-        lambda t: (lexicon.detect_fatigue(t, "en"), lexicon.detect_meta(t, "en")),
+        lambda t: (detectors.detect_fatigue(t, "en"), detectors.detect_meta(t, "en")),
         True,
     ),
-    ("mood (VADER / lexicon) *", lambda t: lexicon.mood_value(t, "en"), True),
+    ("mood (VADER / lexicon) *", lambda t: detectors.mood_value(t, "en"), True),
     ("listening (hear)", lambda t: listening.hear(t, "en"), False),
     ("hygiene filter *", hygiene.client_text, True),
-    ("gender votes *", lambda t: language.russian_gender([t]), True),
+    ("gender votes *", lambda t: identify.russian_gender([t]), True),
     ("offline Analyst + Narrator *", _analyst, True),
 ]
 
@@ -97,8 +98,8 @@ def cost_ms(label: str, fn: Callable[[str], object], text: str) -> float:
         crisis_escalates.cache_clear()
         listening.hear.cache_clear()
         listening.lemma.cache_clear()
-        lexicon.mood_value.cache_clear()
-        language._text_genders.cache_clear()
+        detectors.mood_value.cache_clear()
+        identify._text_genders.cache_clear()
         if not label.startswith("safety"):
             judge(text, "en", recent=(text, text))
         start = time.perf_counter()

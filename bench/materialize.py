@@ -21,7 +21,7 @@ PADDING = {
 
 
 def naive_tokens(session) -> int:
-    from sessions_app.engine.graph import message_tokens
+    from sessions_app.engine.graph.tree import message_tokens
     from sessions_app.models import AskMessage
 
     return sum(
@@ -33,7 +33,7 @@ def naive_tokens(session) -> int:
 def main() -> None:
     from django.conf import settings
 
-    from sessions_app.engine import graph
+    from sessions_app.engine.graph import tree as graph
     from tests import factories
     from tests.sessions_app.graph_support import crowded_session, grow
 

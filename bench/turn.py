@@ -46,8 +46,9 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from sessions_app import models as session_models  # noqa: E402
 from sessions_app import services  # noqa: E402
-from sessions_app.engine.dealer import Turn, new_card, session_locked  # noqa: E402
-from sessions_app.engine.services import answer_submit, session_state  # noqa: E402
+from sessions_app.engine.cards.dealer import Turn, new_card, session_locked  # noqa: E402
+from sessions_app.engine.selectors import session_state  # noqa: E402
+from sessions_app.engine.services import answer_submit  # noqa: E402
 from sessions_app.models import UserProfile  # noqa: E402
 
 SAMPLES = 7

@@ -18,15 +18,15 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry)
 
 from sessions_app.edge.limits import BodyLimitMiddleware, daphne_body_limit  # noqa: E402
-from sessions_app.engine import language  # noqa: E402
 from sessions_app.engine.safety import learned  # noqa: E402
+from sessions_app.engine.services import language_tools_warm  # noqa: E402
 from sessions_app.realtime.auth import WebsocketAuthMiddleware  # noqa: E402
 from sessions_app.realtime.routing import websocket_urlpatterns  # noqa: E402
 
 # A server process loads the language tools and the safety net's encoder before it accepts a
 # connection, not during its first client's answer (jieba's dictionary alone takes half a
 # second, the encoder one and a half).
-language.warm()
+language_tools_warm()
 learned.warm()
 
 # A body over the limit is refused as it arrives, not spooled to disk first (sessions_app.edge).

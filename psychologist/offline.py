@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from sessions_app.engine import lexicon
+from sessions_app.engine import selectors as engine
 from sessions_app.engine.safety import detect_crisis
 from sessions_app.events import EventType
 
@@ -58,7 +58,7 @@ def _seqs(events: list[dict[str, Any]]) -> str:
 
 
 def _fatigue(answers: list[dict[str, Any]], locale: str) -> Hypothesis | None:
-    tired = [a for a in answers if lexicon.detect_fatigue(a["text"], locale)]
+    tired = [a for a in answers if engine.detect_fatigue(a["text"], locale)]
     if not tired:
         return None
     late = answers.index(tired[0]) >= len(answers) * 2 // 3
@@ -76,11 +76,11 @@ def _mood_decline(
         for e in events
         if isinstance(e.get("payload"), dict) and e["payload"].get("mood_delta") == "declining"
     ]
-    # The session's trend as its summary and closing read it (lexicon.session_mood): the
+    # The session's trend as its summary and closing read it (engine.session_mood): the
     # hypotheses and the record agree.
-    worse = lexicon.session_mood([a["text"] for a in answers], locale) == "declining"
+    worse = engine.session_mood([a["text"] for a in answers], locale) == "declining"
     later = answers[len(answers) // 2 :]
-    negative = [a for a in later if lexicon.mood_value(a["text"], locale) < 0] if worse else []
+    negative = [a for a in later if engine.mood_value(a["text"], locale) < 0] if worse else []
     if not flagged and not negative:
         return None
     cited = sorted(flagged + negative, key=lambda event: event["seq"])
@@ -127,7 +127,7 @@ def _blocked(events: list[dict[str, Any]]) -> list[Hypothesis]:
 
 
 def _brevity(answers: list[dict[str, Any]]) -> Hypothesis | None:
-    short = [a for a in answers if len(lexicon.words(a["text"])) <= SHORT_ANSWER_WORDS]
+    short = [a for a in answers if len(engine.words(a["text"])) <= SHORT_ANSWER_WORDS]
     if len(answers) < 3 or len(short) * 3 < len(answers) * 2:
         return None
     statement = (
@@ -222,9 +222,9 @@ def _termination_analysis(
 def _baseline(
     events: list[dict[str, Any]], answers: list[dict[str, Any]], locale: str
 ) -> Hypothesis:
-    if lexicon.session_mood([a["text"] for a in answers], locale) == "improving":
+    if engine.session_mood([a["text"] for a in answers], locale) == "improving":
         later = answers[len(answers) // 2 :]
-        better = [a for a in later if lexicon.mood_value(a["text"], locale) > 0]
+        better = [a for a in later if engine.mood_value(a["text"], locale) > 0]
         if better:
             return _hypothesis(
                 "client",

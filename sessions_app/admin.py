@@ -19,8 +19,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from sessions_app.access import agents_visible_to
-from sessions_app.engine.crisis import risk_now
-from sessions_app.engine.risk import REASON_MAX, risk_level_set
+from sessions_app.engine.selectors import risk_now
+from sessions_app.engine.services import REASON_MAX, risk_level_set
 from sessions_app.models import (
     AskAgent,
     AskMessage,

@@ -17,12 +17,6 @@ class SessionsAppConfig(AppConfig):
 
         # The LLM layer knows no agent: the dialogue engine tells its offline provider how to
         # answer as the Analyst, the Narrator and the Summarizer.
-        from psychologist.llm.offline import offline_agent_register
-        from sessions_app.engine import schemas
-        from sessions_app.engine.offline.analyst import analyse
-        from sessions_app.engine.offline.narrator import narrate
-        from sessions_app.engine.offline.summarizer import summarise
+        from sessions_app.engine.services import offline_agents_register
 
-        offline_agent_register("analyst", tool=schemas.ANALYST_TOOL, rules=analyse)
-        offline_agent_register("narrator", tool=schemas.NARRATOR_TOOL, rules=narrate)
-        offline_agent_register("summarizer", tool=schemas.SUMMARY_TOOL, rules=summarise)
+        offline_agents_register()

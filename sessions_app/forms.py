@@ -10,8 +10,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from sessions_app.access import pages_allowed
-from sessions_app.engine.flow_files import BUILTIN_FLOWS
-from sessions_app.engine.flows import SESSION_FLOW
+from sessions_app.engine.selectors import BUILTIN_FLOWS, SESSION_FLOW
 from sessions_app.errors import ApplicationError
 from sessions_app.models import (
     AgentKey,

@@ -10,8 +10,8 @@ from typing import Any
 from psychologist.llm.models import LLMCall
 from sessions_app import selectors
 from sessions_app.access import sandbox_of
-from sessions_app.engine import services as graph
-from sessions_app.engine.services import session_state, thread_state
+from sessions_app.engine import selectors as engine
+from sessions_app.engine.selectors import session_state, thread_state
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession, RiskLevel, SandboxSession, Task
 from sessions_app.privacy import STAFF_MAX_PRIVACY
@@ -22,12 +22,12 @@ from sessions_app.realtime.frames import event_view
 class SessionPage:
     session: AskSession
     timeline: list[AskMessage]
-    tree: list[tuple[str, graph.TreeNode | None]]
+    tree: list[tuple[str, engine.TreeNode | None]]
     active_path: frozenset[int]
     head_id: int | None
-    worklines: list[graph.WorklineSummary]
+    worklines: list[engine.WorklineSummary]
     workline_names: dict[int, str]
-    scope: graph.ScopeStrip
+    scope: engine.ScopeStrip
     events: list[dict[str, Any]]
     last_seq: int
     mood: str | None
@@ -59,9 +59,9 @@ class SessionPage:
 def session_page(session: AskSession) -> SessionPage:
     """Every projection the session page shows, read at one moment."""
     workline = session.active_workline
-    messages = graph.session_messages(session)
-    timeline = graph.workline_path(workline, messages=messages) if workline is not None else []
-    worklines = graph.worklines_index(session)
+    messages = engine.session_messages(session)
+    timeline = engine.workline_path(workline, messages=messages) if workline is not None else []
+    worklines = engine.worklines_index(session)
     events = list(session.events.order_by("seq"))
     calls = selectors.llm_calls(session)
     chain, steers = alert_chain(events)
@@ -69,12 +69,12 @@ def session_page(session: AskSession) -> SessionPage:
     return SessionPage(
         session=session,
         timeline=timeline,
-        tree=tree_rows(graph.session_tree(session)),
+        tree=tree_rows(engine.session_tree(session)),
         active_path=frozenset(m.pk for m in timeline),
         head_id=workline.head_id if workline is not None else None,
         worklines=worklines,
         workline_names={w.id: w.name for w in worklines},
-        scope=graph.scope_strip(session),
+        scope=engine.scope_strip(session),
         events=[event_view(event, STAFF_MAX_PRIVACY) for event in events],
         last_seq=events[-1].seq if events else 0,
         mood=selectors.latest_mood(session),
@@ -97,7 +97,7 @@ def session_page(session: AskSession) -> SessionPage:
     )
 
 
-def tree_rows(tree: graph.SessionTree) -> list[tuple[str, graph.TreeNode | None]]:
+def tree_rows(tree: engine.SessionTree) -> list[tuple[str, engine.TreeNode | None]]:
     """The tree as open/close rows for a template: nested lists where it branches only.
 
     A run of single-child messages is one chain; a message with several children opens a list
@@ -105,7 +105,7 @@ def tree_rows(tree: graph.SessionTree) -> list[tuple[str, graph.TreeNode | None]
     """
     if not tree.roots:
         return []
-    rows: list[tuple[str, graph.TreeNode | None]] = [("forks", None)]
+    rows: list[tuple[str, engine.TreeNode | None]] = [("forks", None)]
     stack: list[tuple[str, int | None]] = [("end_forks", None)]
     stack.extend(("branch", root) for root in reversed(tree.roots))
     while stack:

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from psychologist.llm.registry import Provider, binding_for_agent, get_provider, providers_replaced
 from psychologist.llm.scripted import ScriptedProvider, recording_errors
-from sessions_app.engine.schemas import TOOLS_BY_AGENT
+from sessions_app.engine.selectors import TOOLS_BY_AGENT
 from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.events import EventType, event_append
 from sessions_app.models import AskSession, SandboxSession, SessionType, UserProfile

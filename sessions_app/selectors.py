@@ -30,12 +30,8 @@ from sessions_app.access import (
     sessions_visible_to,
     tasks_visible_to,
 )
-from sessions_app.engine import services as graph
-from sessions_app.engine.services import (
-    session_messages,
-    workline_path,
-)
-from sessions_app.engine.titles import session_label
+from sessions_app.engine import selectors as engine
+from sessions_app.engine.selectors import session_label, session_messages, workline_path
 from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.models import (
     AskMessage,
@@ -172,7 +168,7 @@ def open_crisis_alerts(*, user: Any) -> list[AskSession]:
     )
     for session in rows:
         session.label = session_label(session)
-        session.risk = graph.risk_now(session)
+        session.risk = engine.risk_now(session)
     return rows
 
 

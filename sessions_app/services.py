@@ -15,9 +15,8 @@ from knox.models import AuthToken
 from knox.settings import knox_settings
 
 from sessions_app import redaction
-from sessions_app.engine.crisis import risk_now
-from sessions_app.engine.risk import is_crisis_raise, risk_escalate_by
-from sessions_app.engine.start import session_start
+from sessions_app.engine.selectors import is_crisis_raise, risk_now
+from sessions_app.engine.services import risk_escalate_by, session_start
 from sessions_app.errors import ApplicationError, ErrorCode, invalid
 from sessions_app.events import EventType, event_append, event_by, session_length_check
 from sessions_app.models import (
@@ -212,7 +211,7 @@ _RISK_LOWERED = {
 def _risk_lowered(session: AskSession, changes: dict[str, Any]) -> dict[str, str]:
     """The fields `changes` would lower, each with why not. Every field that carries risk
     follows one rule, whoever writes it: a PATCH only raises. The level goes down through
-    `engine.risk.risk_level_set` (a reason, a `risk.changed` event); the level the session
+    `engine.services.risk_level_set` (a reason, a `risk.changed` event); the level the session
     began at and a crisis session's markers are its history, which nothing clears."""
     lowered: dict[str, str] = {}
     before = risk_now(session)

@@ -91,7 +91,8 @@ TEXTS: dict[str, Promise] = {
     "schedule_kept": _("Let's keep the usual day for now; you can always move it later."),
     "crisis_safety": _("I'm really glad you told me. Are you safe right now?"),
     "crisis_intro": _("You don't have to go through this alone. You can reach someone right now:"),
-    # the screening card (engine/screening.py): the C-SSRS screener's first questions, plainly
+    # the screening card (engine/crisis/screening.py): the first questions of the C-SSRS screener,
+    # plainly
     "screening_wish": _(
         "Sometimes when things are this heavy, people think about not being alive, or about "
         "ending their life. Have you had thoughts like that?"

@@ -30,8 +30,8 @@ from sessions_app.access import (
     session_for_claim,
     session_may,
 )
-from sessions_app.engine import handoff, titles
 from sessions_app.engine import services as engine
+from sessions_app.engine.selectors import person_name, risk_now, session_label
 from sessions_app.errors import ApplicationError
 from sessions_app.forms import SandboxStartForm
 from sessions_app.models import AskMessage, AskSession, RiskLevel, Workline
@@ -146,7 +146,7 @@ def _session_context(request: HttpRequest, session: AskSession) -> dict[str, Any
         "may_change_risk": session_may(request.user, session, SessionAction.RISK)
         and not session.is_deleted,
         "risk_levels": RiskLevel.choices,
-        "current_risk": engine.risk_now(session),
+        "current_risk": risk_now(session),
         "may_review": session_allows(request.user, SessionAction.ANALYSE),
         **_workspace_context(request.user, session),
     }
@@ -159,7 +159,7 @@ def _workspace_context(user: Any, session: AskSession) -> dict[str, Any]:
     staff = session_allows(user, SessionAction.CLAIM)
     holder = session.handoff_counselor_id == user.pk
     return {
-        "holder_name": handoff.person_name(session.handoff_counselor)
+        "holder_name": person_name(session.handoff_counselor)
         if session.handoff_counselor_id
         else "",
         "may_claim": live and staff and session.handoff_counselor_id is None,
@@ -200,7 +200,7 @@ def session_detail(request: HttpRequest, session_id: Any) -> HttpResponse:
         if alerted is None:
             raise
         # Alerted about a crisis it does not hold: still 403 (SPEC §1), with the Claim button.
-        context = {"alerted": alerted, "label": titles.session_label(alerted)}
+        context = {"alerted": alerted, "label": session_label(alerted)}
         return render(request, CLAIM, context, status=403)
     context = _session_context(request, session)
     return render(request, f"{SESSION}#canvas" if request.htmx else SESSION, context)
@@ -265,7 +265,7 @@ def session_claim(request: HttpRequest, session_id: Any) -> HttpResponse:
     """Claim from the alert, the queue row or the session page; then the session page."""
     session = _session(request.user, session_id, find=session_for_claim)
     try:
-        handoff.session_claim(session=session, counselor=request.user)
+        engine.session_claim(session=session, counselor=request.user)
     except ApplicationError as exc:
         return _workspace_error(request, exc)
     target = reverse("pages:session", kwargs={"session_id": session.pk})
@@ -300,10 +300,10 @@ def _counselor_move(
     return view
 
 
-session_take_over = _counselor_move(handoff.session_take_over)
-session_counselor_message = _counselor_move(handoff.counselor_message_send, field="text")
-session_hand_back = _counselor_move(handoff.session_hand_back)
-session_steer = _counselor_move(handoff.steer_note_add, SessionAction.STEER, field="text")
+session_take_over = _counselor_move(engine.session_take_over)
+session_counselor_message = _counselor_move(engine.counselor_message_send, field="text")
+session_hand_back = _counselor_move(engine.session_hand_back)
+session_steer = _counselor_move(engine.steer_note_add, SessionAction.STEER, field="text")
 
 
 @require_GET

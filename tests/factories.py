@@ -14,7 +14,7 @@ from psychologist.models import (
     Hypothesis,
     HypothesisEvidence,
 )
-from sessions_app.engine.homework import template_for
+from sessions_app.engine.selectors import template_for
 from sessions_app.models import (
     AgentOrigin,
     AskAgent,

@@ -1,7 +1,7 @@
 """Validation of a forced tool's input on receipt, against the tool's JSON schema.
 
-The tools themselves belong to their agents: the dialogue's in `sessions_app.engine.schemas`,
-the psychologist's in `psychologist.schemas`.
+The tools themselves belong to their agents: the dialogue's in
+`sessions_app.engine.agents.schemas`, the psychologist's in `psychologist.schemas`.
 """
 
 from __future__ import annotations

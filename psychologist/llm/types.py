@@ -3,8 +3,8 @@
 A caller builds an `LLMRequest` (stable system blocks, messages, tools, which tool is forced)
 and gets an `LLMResponse` back. `service.complete()` validates a forced tool's input against its
 schema and raises `LLMOutputInvalid` otherwise, so a caller only ever sees valid structured
-output. The agents' own contracts live with the agents: `sessions_app.engine.schemas` (Analyst,
-Narrator, Summarizer) and `psychologist.schemas` (the psychologist's tool loop).
+output. The agents' own contracts live with the agents: `sessions_app.engine.agents.schemas`
+(Analyst, Narrator, Summarizer) and `psychologist.schemas` (the psychologist's tool loop).
 
 `LLMRequest.context` carries the structured facts the prompt was rendered from. A real model
 reads the rendered prompt; the offline engine reads `context` directly (keys in each agent's

@@ -16,7 +16,8 @@ from rest_framework.response import Response
 from sessions_app.access import SessionAction, session_for, session_require
 from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
 from sessions_app.api.serializers import MessageFieldsOutput, StrictSerializer
-from sessions_app.engine import services as graph
+from sessions_app.engine import services as engine
+from sessions_app.engine.selectors import scope_strip, session_tree, workline_path, worklines_index
 from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline
 from sessions_app.privacy import client_may_read_message
@@ -95,7 +96,7 @@ class SpinOffOutput(serializers.Serializer):
 
 def _tree_document(session: AskSession, user: Any) -> dict[str, Any]:
     session.refresh_from_db(fields=["active_workline"])
-    tree = graph.session_tree(session)
+    tree = session_tree(session)
     client = role_of(user) is Role.CLIENT
     nodes = []
     for node in tree.nodes.values():
@@ -104,7 +105,7 @@ def _tree_document(session: AskSession, user: Any) -> dict[str, Any]:
             item["text"] = ""
         nodes.append(item)
     active = session.active_workline
-    timeline = [m.pk for m in graph.workline_path(active)] if active else []
+    timeline = [m.pk for m in workline_path(active)] if active else []
     return TreeOutput(
         {
             "messages": nodes,
@@ -112,8 +113,8 @@ def _tree_document(session: AskSession, user: Any) -> dict[str, Any]:
             "branch_points": tree.branch_points,
             "active_workline_id": session.active_workline_id,
             "timeline": timeline,
-            "worklines": [vars(w) for w in graph.worklines_index(session)],
-            "scope": vars(graph.scope_strip(session)),
+            "worklines": [vars(w) for w in worklines_index(session)],
+            "scope": vars(scope_strip(session)),
         }
     ).data
 
@@ -171,7 +172,7 @@ class SessionForkApi(ApiView):
         session = _writable(request, session_id)
         data = validated(ForkInput(data=request.data))
         message = _message(session, data["message_id"], "message_id")
-        graph.message_fork(session=session, from_message=message, by=request.user)
+        engine.message_fork(session=session, from_message=message, by=request.user)
         return Response(_tree_document(session, request.user))
 
 
@@ -185,9 +186,7 @@ class WorklineListApi(ApiView):
     )
     def get(self, request: Request, session_id: Any) -> Response:
         session = session_for(request.user, session_id)
-        return Response(
-            WorklineOutput([vars(w) for w in graph.worklines_index(session)], many=True).data
-        )
+        return Response(WorklineOutput([vars(w) for w in worklines_index(session)], many=True).data)
 
     @session_operation(
         "ask_sessions_worklines_create",
@@ -200,12 +199,12 @@ class WorklineListApi(ApiView):
     def post(self, request: Request, session_id: Any) -> Response:
         session = _writable(request, session_id)
         data = validated(WorklineInput(data=request.data))
-        workline = graph.workline_create(session=session, name=data["name"], by=request.user)
+        workline = engine.workline_create(session=session, name=data["name"], by=request.user)
         return Response(_summary(session, workline.pk), status=201)
 
 
 def _summary(session: AskSession, workline_id: int) -> dict[str, Any]:
-    summary = next(w for w in graph.worklines_index(session) if w.id == workline_id)
+    summary = next(w for w in worklines_index(session) if w.id == workline_id)
     return WorklineOutput(vars(summary)).data
 
 
@@ -223,7 +222,7 @@ class WorklineActivateApi(ApiView):
     def post(self, request: Request, session_id: Any, workline_id: int) -> Response:
         session = _writable(request, session_id)
         workline = _workline(session, workline_id)
-        graph.workline_activate(session=session, workline=workline, by=request.user)
+        engine.workline_activate(session=session, workline=workline, by=request.user)
         return Response(_summary(session, workline.pk))
 
 
@@ -245,7 +244,7 @@ class SpinOffApi(ApiView):
         target = None
         if "target_workline_id" in data:
             target = _workline(session, data["target_workline_id"])
-        proposal = graph.spin_off_propose(
+        proposal = engine.spin_off_propose(
             session=session,
             from_message=_message(session, data["from_message_id"], "from_message_id"),
             to_message=_message(session, data["to_message_id"], "to_message_id"),
@@ -273,5 +272,5 @@ class SpinOffDecideApi(ApiView):
         proposal = SpinOffProposal.objects.filter(pk=proposal_id, session=session).first()
         if proposal is None:
             raise ApplicationError(ErrorCode.NOT_FOUND, "Spin-off proposal not found.")
-        proposal = graph.spin_off_decide(proposal=proposal, agreed=data["agreed"], by=request.user)
+        proposal = engine.spin_off_decide(proposal=proposal, agreed=data["agreed"], by=request.user)
         return Response(SpinOffOutput(proposal).data)

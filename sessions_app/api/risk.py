@@ -13,14 +13,14 @@ from sessions_app.access import SessionAction, role_require, session_for
 from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
 from sessions_app.api.serializers import StrictSerializer
 from sessions_app.engine import services as engine
-from sessions_app.engine.risk import REASON_MAX
+from sessions_app.engine.selectors import risk_now
 from sessions_app.errors import ErrorCode
 from sessions_app.models import RiskLevel
 
 
 class RiskInput(StrictSerializer):
     level = serializers.ChoiceField(choices=RiskLevel.choices)
-    reason = serializers.CharField(max_length=REASON_MAX, required=False, allow_blank=True)
+    reason = serializers.CharField(max_length=engine.REASON_MAX, required=False, allow_blank=True)
 
 
 class RiskOutput(serializers.Serializer):
@@ -53,7 +53,7 @@ class SessionRiskApi(ApiView):
         role_require(request.user, SessionAction.RISK)
         session = session_for(request.user, session_id, write=True)
         data = validated(RiskInput(data=request.data))
-        previous = engine.risk_now(session)
+        previous = risk_now(session)
         engine.risk_level_set(
             session=session, level=data["level"], reason=data.get("reason", ""), by=request.user
         )

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
-from sessions_app.engine.words import visible
+from sessions_app.engine.services import visible
 from sessions_app.models import (
     SESSION_SUMMARY_MAX,
     SESSION_TITLE_MAX,

@@ -25,6 +25,7 @@ from sessions_app.api.base import (
 from sessions_app.api.errors import ErrorOutput
 from sessions_app.api.serializers import StrictSerializer
 from sessions_app.engine import services as engine
+from sessions_app.engine.selectors import session_state, turn_state
 from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.models import AskSession, CardKind, TaskKind, TaskStatus
 from sessions_app.roles import Role, role_of
@@ -178,7 +179,7 @@ def _owner_session(request: Request, session_id: Any) -> AskSession:
 
 
 def _state(session: AskSession) -> Response:
-    return Response(StateOutput(engine.session_state(session)).data)
+    return Response(StateOutput(session_state(session)).data)
 
 
 def _after(session: AskSession, turn: Callable[[], engine.TurnResult]) -> Response:
@@ -188,9 +189,9 @@ def _after(session: AskSession, turn: Callable[[], engine.TurnResult]) -> Respon
         result = turn()
     except ApplicationError as exc:
         if exc.code == ErrorCode.CARD_ANSWERED:
-            exc.extra = {"state": StateOutput(engine.session_state(session)).data}
+            exc.extra = {"state": StateOutput(session_state(session)).data}
         raise
-    return Response(StateOutput(engine.turn_state(result)).data)
+    return Response(StateOutput(turn_state(result)).data)
 
 
 class TurnApi(ApiView):

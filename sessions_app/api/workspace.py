@@ -19,9 +19,8 @@ from rest_framework.response import Response
 from sessions_app.access import SessionAction, session_for, session_for_claim, session_require
 from sessions_app.api.base import ApiView, WriteThrottle, errors, session_operation, validated
 from sessions_app.api.serializers import StrictSerializer
-from sessions_app.engine import handoff
-from sessions_app.engine.handoff import STEER_MAX
-from sessions_app.engine.words import TEXT_MAX
+from sessions_app.engine import services as engine
+from sessions_app.engine.selectors import person_name
 from sessions_app.errors import ErrorCode
 from sessions_app.models import AskSession
 
@@ -51,11 +50,11 @@ class WorkspaceOutput(serializers.Serializer):
 
 
 class CounselorTextInput(StrictSerializer):
-    text = serializers.CharField(max_length=TEXT_MAX)
+    text = serializers.CharField(max_length=engine.TEXT_MAX)
 
 
 class SteerInput(StrictSerializer):
-    text = serializers.CharField(max_length=STEER_MAX)
+    text = serializers.CharField(max_length=engine.STEER_MAX)
 
 
 class CounselorMessageOutput(serializers.Serializer):
@@ -78,7 +77,7 @@ def workspace_of(session: AskSession) -> dict[str, Any]:
         seconds = max(0, int((session.handoff_time - session.alerted_at).total_seconds()))
     return {
         "session_id": session.pk,
-        "holder": {"id": holder.pk, "name": handoff.person_name(holder)} if holder else None,
+        "holder": {"id": holder.pk, "name": person_name(holder)} if holder else None,
         "handoff_reason": session.handoff_reason,
         "handoff_time": session.handoff_time,
         "alerted_at": session.alerted_at,
@@ -135,7 +134,7 @@ class SessionClaimApi(WorkspaceApi):
     )
     def post(self, request: Request, session_id: Any) -> Response:
         session = session_for_claim(request.user, session_id)
-        return _workspace(handoff.session_claim(session=session, counselor=request.user))
+        return _workspace(engine.session_claim(session=session, counselor=request.user))
 
 
 class SessionTakeOverApi(WorkspaceApi):
@@ -149,7 +148,7 @@ class SessionTakeOverApi(WorkspaceApi):
     )
     def post(self, request: Request, session_id: Any) -> Response:
         session = _staff_session(request, session_id)
-        return _workspace(handoff.session_take_over(session=session, counselor=request.user))
+        return _workspace(engine.session_take_over(session=session, counselor=request.user))
 
 
 class CounselorMessageApi(WorkspaceApi):
@@ -165,7 +164,7 @@ class CounselorMessageApi(WorkspaceApi):
     def post(self, request: Request, session_id: Any) -> Response:
         session = _staff_session(request, session_id)
         data = validated(CounselorTextInput(data=request.data))
-        message = handoff.counselor_message_send(
+        message = engine.counselor_message_send(
             session=session, counselor=request.user, text=data["text"]
         )
         return Response(CounselorMessageOutput(message).data, status=201)
@@ -189,7 +188,7 @@ class SessionHandBackApi(WorkspaceApi):
     )
     def post(self, request: Request, session_id: Any) -> Response:
         session = _staff_session(request, session_id)
-        handoff.session_hand_back(session=session, counselor=request.user)
+        engine.session_hand_back(session=session, counselor=request.user)
         return _workspace(session)
 
 
@@ -207,5 +206,5 @@ class SessionSteerApi(WorkspaceApi):
         session = session_for(request.user, session_id, write=True)
         session_require(request.user, session, SessionAction.STEER)
         data = validated(SteerInput(data=request.data))
-        event = handoff.steer_note_add(session=session, counselor=request.user, text=data["text"])
+        event = engine.steer_note_add(session=session, counselor=request.user, text=data["text"])
         return Response(SteerOutput(event).data, status=201)

@@ -27,10 +27,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from sessions_app import texts
-from sessions_app.engine.crisis import risk_now
-from sessions_app.engine.dealer import CardKind, Turn, new_card
-from sessions_app.engine.flows import CRISIS_FLOW
-from sessions_app.engine.hygiene import client_text
+from sessions_app.engine.agents.hygiene import client_text
+from sessions_app.engine.cards.dealer import CardKind, Turn, new_card
+from sessions_app.engine.crisis.escalation import risk_now
+from sessions_app.engine.flows.validator import CRISIS_FLOW
 from sessions_app.errors import ApplicationError, ErrorCode, invalid
 from sessions_app.events import EventSpec, EventType, events_append
 from sessions_app.models import (

@@ -1,100 +1,138 @@
-"""The dialogue engine's public face: what the REST views, the pages, the sandbox, the selectors
-and the tests call. Each service owns its transactions; none calls a model inside one.
+"""The dialogue engine's writes: with `selectors` (its reads) and `safety` (the pure net), the only
+module of `sessions_app/engine/` that code outside it may import — an import-linter contract
+holds that (pyproject.toml). Each service owns its transactions; none calls a model inside one.
+The limits and codes a caller checks its input against come with the writes they bound.
 
 The turn loop (SPEC §3)
-    session_start(*, session) -> AskSession            (called by services.session_create)
+    session_start(*, session, flow=None) -> AskSession   (called by services.session_create)
     answer_submit(*, session, card_id, text) -> TurnResult   (a card answered already: 409
                                                        CARD_ANSWERED, one card, one answer)
     message_submit(*, session, text) -> TurnResult
     session_continue(*, session) -> TurnResult
     session_end(*, session) -> TurnResult
     last_thing_submit(*, session, text=None, finish=False) -> TurnResult
-    session_state(session) -> dict                    (SPEC §9 state document)
-    turn_state(result) -> dict                        (the same, from what the turn holds)
-    thread_state(session) -> dict                     (SPEC §4 thread state; never for clients)
+    TEXT_MAX, visible(text)                           (what a client's text may be)
 
 The session graph (SPEC §5)
     message_fork, workline_create, workline_activate, spin_off_propose, spin_off_decide
-    session_tree, worklines_index, scope_strip, session_messages, workline_path   (reads)
 
-CBT homework
+The counselor's workspace (SPEC §1, §3 Crisis, §9)
+    session_claim, session_take_over, counselor_message_send, session_hand_back, steer_note_add
+    STEER_MAX
+
+Risk, set by a person (SPEC §3)
+    risk_level_set(*, session, level, reason, by) -> AskSession   (with a reason; REASON_MAX)
+    risk_escalate_by(*, session, level, by, reason="") -> AskSession   (into a crisis: the one
+                                                       escalation path)
+
+CBT homework between sessions
     task_accept, task_skip, task_done(*, task, by[, completion_note]) -> Task
     task_entries_update(*, task, by, change: EntriesChange) -> Task
+    task_expire(*, task_id, last_due) -> bool          (the expiry job)
 
-Safety (SPEC §3)
-    risk_level_set(*, session, level, reason, by) -> AskSession   (a person, with a reason)
+Flows (SPEC §4)
+    flow_files_load(paths, *, models=None) -> codes   (FlowFileError; a migration passes its
+                                                       historical FlowModels, builtin_flow_paths)
+    flow_data_load(data, *, source) -> Flow           (an evaluation scenario's own flow)
+
+An agent outside a turn
+    summary_partial_ask(*, session, facts, pairs) -> AgentReply   (the abandoned-session job)
+
+The process
+    offline_agents_register()    (AppConfig.ready: the offline provider answers as the agents)
+    language_tools_warm()        (the ASGI application, before its first connection)
 """
 
 from __future__ import annotations
 
-from sessions_app.engine.closing import last_thing_submit, session_end
-from sessions_app.engine.crisis import risk_now
-from sessions_app.engine.dealer import TurnResult
-from sessions_app.engine.graph import (
-    ScopeStrip,
-    SessionTree,
-    TreeNode,
-    WorklineSummary,
-    message_fork,
-    scope_strip,
-    session_messages,
-    session_tree,
-    workline_activate,
-    workline_create,
-    workline_path,
-    worklines_index,
+from psychologist.llm.offline import offline_agent_register
+from sessions_app.engine.agents.schemas import ANALYST_TOOL, NARRATOR_TOOL, SUMMARY_TOOL
+from sessions_app.engine.cards.dealer import TurnResult
+from sessions_app.engine.closing.stages import last_thing_submit, session_end, summary_partial_ask
+from sessions_app.engine.counselor.handoff import (
+    STEER_MAX,
+    counselor_message_send,
+    session_claim,
+    session_hand_back,
+    session_take_over,
+    steer_note_add,
 )
+from sessions_app.engine.crisis.risk_by_hand import REASON_MAX, risk_escalate_by, risk_level_set
+from sessions_app.engine.flows.files import (
+    FlowFileError,
+    FlowModels,
+    builtin_flow_paths,
+    flow_data_load,
+    flow_files_load,
+)
+from sessions_app.engine.graph.spin_off import spin_off_decide, spin_off_propose
+from sessions_app.engine.graph.tree import message_fork, workline_activate, workline_create
 from sessions_app.engine.homework import (
     EntriesChange,
     task_accept,
     task_done,
     task_entries_update,
+    task_expire,
     task_skip,
 )
-from sessions_app.engine.risk import risk_level_set
-from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
-from sessions_app.engine.start import session_start
-from sessions_app.engine.state import session_state, thread_state, turn_state
-from sessions_app.engine.turns import (
+from sessions_app.engine.language.identify import warm as language_tools_warm
+from sessions_app.engine.offline.analyst import analyse
+from sessions_app.engine.offline.narrator import narrate
+from sessions_app.engine.offline.summarizer import summarise
+from sessions_app.engine.turn.loop import (
     CARD_ANSWERED,
     answer_submit,
     message_submit,
     session_continue,
 )
-from sessions_app.engine.words import TEXT_MAX
+from sessions_app.engine.turn.opening import session_start
+from sessions_app.engine.turn.routing import TEXT_MAX, visible
 
 __all__ = [
     "CARD_ANSWERED",
+    "REASON_MAX",
+    "STEER_MAX",
     "TEXT_MAX",
     "EntriesChange",
-    "ScopeStrip",
-    "SessionTree",
-    "TreeNode",
+    "FlowFileError",
+    "FlowModels",
     "TurnResult",
-    "WorklineSummary",
     "answer_submit",
+    "builtin_flow_paths",
+    "counselor_message_send",
+    "flow_data_load",
+    "flow_files_load",
+    "language_tools_warm",
     "last_thing_submit",
     "message_fork",
     "message_submit",
+    "offline_agents_register",
+    "risk_escalate_by",
     "risk_level_set",
-    "risk_now",
-    "scope_strip",
+    "session_claim",
     "session_continue",
     "session_end",
-    "session_messages",
+    "session_hand_back",
     "session_start",
-    "session_state",
-    "session_tree",
+    "session_take_over",
     "spin_off_decide",
     "spin_off_propose",
+    "steer_note_add",
+    "summary_partial_ask",
     "task_accept",
     "task_done",
     "task_entries_update",
+    "task_expire",
     "task_skip",
-    "thread_state",
-    "turn_state",
+    "visible",
     "workline_activate",
     "workline_create",
-    "workline_path",
-    "worklines_index",
 ]
+
+
+def offline_agents_register() -> None:
+    """The LLM layer knows no agent: the engine tells its offline provider how to answer as the
+    Analyst, the Narrator and the Summarizer."""
+    offline_agent_register("analyst", tool=ANALYST_TOOL, rules=analyse)
+    offline_agent_register("narrator", tool=NARRATOR_TOOL, rules=narrate)
+    offline_agent_register("summarizer", tool=SUMMARY_TOOL, rules=summarise)

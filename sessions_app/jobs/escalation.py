@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from sessions_app.engine.crisis import risk_now
+from sessions_app.engine.selectors import risk_now
 from sessions_app.events import EventType, event_append
 from sessions_app.jobs.lifecycle import JobReport
 from sessions_app.models import AskSession, Notification

@@ -14,7 +14,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from sessions_app import texts
-from sessions_app.engine.homework import reminder_key, task_expire
+from sessions_app.engine.selectors import reminder_key
+from sessions_app.engine.services import task_expire
 from sessions_app.jobs.lifecycle import JobReport, at_local
 from sessions_app.models import Notification, Task, TaskStatus, UserProfile, profile_zone
 

@@ -26,10 +26,8 @@ from django.utils import timezone
 
 from psychologist.llm.budget import clip_middle, truncate_middle
 from sessions_app import events, services, texts
-from sessions_app.engine import agents, prompts
-from sessions_app.engine.dealer import profile_of
-from sessions_app.engine.schemas import SUMMARY_MAX_CHARS
-from sessions_app.engine.shown import shown_note, shown_summary
+from sessions_app.engine.selectors import SUMMARY_MAX_CHARS, shown_note, shown_summary
+from sessions_app.engine.services import summary_partial_ask
 from sessions_app.events import EventType
 from sessions_app.models import (
     AskSession,
@@ -205,9 +203,7 @@ def partial_summary_compose(session: AskSession) -> PartialSummary:
         "unfinished": True,
         "crisis": session.intervention_triggered,
     }
-    reply = agents.summarizer_ask(
-        session, profile=prompts.profile_block(profile_of(session), []), facts=facts, pairs=pairs
-    )
+    reply = summary_partial_ask(session=session, facts=facts, pairs=pairs)
     if not reply.ok:
         logger.warning("partial summary fallback session=%s code=%s", session.pk, reply.failure)
         text = _extractive(transcript, session.locale)

@@ -105,7 +105,7 @@ def remove_groups(apps, schema_editor):
 
 
 def load_builtin_flows(apps, schema_editor):
-    from sessions_app.engine.flow_files import FlowModels, builtin_flow_paths, flow_files_load
+    from sessions_app.engine.services import FlowModels, builtin_flow_paths, flow_files_load
 
     models = FlowModels(
         flow=apps.get_model("sessions_app", "Flow"),

@@ -17,7 +17,8 @@ from sessions_app.models.base import validate_timezone
 __all__ = ["CaseloadAssignment", "UserProfile", "locale_normalize", "profile_zone"]
 
 # A client's locale is a BCP 47 tag in one of the languages Naisei speaks, its region kept: the
-# crisis lines are the region's (`zh-TW` → Taiwan's, `en-GB` → the UK's; engine/crisis.py).
+# crisis lines are the region's (`zh-TW` → Taiwan's, `en-GB` → the UK's;
+# engine/crisis/escalation.py).
 LANGUAGES = ("en", "ru", "zh")
 _LOCALE_TAG = re.compile(
     r"^(?P<language>[a-z]{2,3})(?:-(?P<script>[a-z]{4}))?(?:-(?P<region>[a-z]{2}|[0-9]{3}))?$",

@@ -534,7 +534,7 @@ class CardKind(models.TextChoices):
     SCHEDULER = "scheduler"
     CRISIS = "crisis_resources"
     TASK_REVIEW = "task_review"  # how last time's homework went (engine/homework.py)
-    SCREENING = "screening"  # the safety net unsure: the screener asks (engine/screening.py)
+    SCREENING = "screening"  # the safety net unsure: the screener asks (engine/crisis/screening.py)
 
 
 class MessageKind(models.TextChoices):

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from sessions_app.engine import graph
+from sessions_app.engine.graph import tree as graph
 from sessions_app.events import event_append
 from sessions_app.models import AskSession
 from sessions_app.selectors import latest_mood

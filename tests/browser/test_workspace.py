@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from psychologist.llm.models import LLMCall
-from sessions_app.engine.state import thread_state
+from sessions_app.engine.selectors import thread_state
 from sessions_app.models import AskSession
 from tests import factories
 from tests.browser.conftest import screenshot

@@ -11,8 +11,9 @@ from pytest_django.fixtures import Settings
 
 from psychologist.llm.scripted import use_script
 from sessions_app import services
-from sessions_app.engine.schemas import ANALYST_TOOL, NARRATOR_TOOL, SUMMARY_TOOL
-from sessions_app.engine.services import answer_submit, session_state
+from sessions_app.engine.agents.schemas import ANALYST_TOOL, NARRATOR_TOOL, SUMMARY_TOOL
+from sessions_app.engine.selectors import session_state
+from sessions_app.engine.services import answer_submit
 from sessions_app.models import AskSession
 from tests.agent_outputs import analyst_output, narrator_output
 from tests.psychologist.conftest import fake_anthropic  # noqa: F401  (the fixture, reused)

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from psychologist.models import LLMCall
-from sessions_app.engine.agents import REASKS
-from sessions_app.engine.schemas import ANALYST_TOOL, NARRATOR_TOOL
+from sessions_app.engine.agents.calls import REASKS
+from sessions_app.engine.agents.schemas import ANALYST_TOOL, NARRATOR_TOOL
 from sessions_app.models import AskMessage
 from tests import fake_anthropic as fake
 from tests.agent_outputs import analyst_output, narrator_output

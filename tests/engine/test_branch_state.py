@@ -10,19 +10,16 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from sessions_app import services
-from sessions_app.engine import branch, flows
-from sessions_app.engine.graph import (
-    message_fork,
-    workline_activate,
-    workline_create,
-    workline_path,
-)
+from sessions_app.engine.flows import validator
+from sessions_app.engine.graph import branch
+from sessions_app.engine.selectors import session_state, thread_state, workline_path
 from sessions_app.engine.services import (
     answer_submit,
+    message_fork,
     message_submit,
     session_continue,
-    session_state,
-    thread_state,
+    workline_activate,
+    workline_create,
 )
 from sessions_app.models import AskMessage, AskSession, Workline
 from tests import factories
@@ -58,7 +55,7 @@ def cards_on_path(session: AskSession) -> list[AskMessage]:
 
 
 def test_the_crisis_constant_is_the_flows_one():
-    assert branch.CRISIS_INTENT == flows.CRISIS_FLOW
+    assert branch.CRISIS_INTENT == validator.CRISIS_FLOW
 
 
 def test_a_fork_before_the_fatigue_brings_back_the_earlier_state_and_nothing_of_the_branch(
@@ -99,7 +96,7 @@ def test_a_fork_back_to_the_topic_card_returns_to_the_intro_phase(session):
     assert state["phase"] == "intro"
     assert state["turn_count"] == 0
     assert "topic" not in state["slots"]
-    assert state["step"] == flows.flow_get("reflection_session").first_step
+    assert state["step"] == validator.flow_get("reflection_session").first_step
 
 
 def test_switching_worklines_brings_each_its_own_state(session):

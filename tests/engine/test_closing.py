@@ -8,13 +8,8 @@ import pytest
 import time_machine
 
 from psychologist.models import AnalysisRequest
-from sessions_app.engine.services import (
-    answer_submit,
-    last_thing_submit,
-    session_end,
-    session_state,
-    thread_state,
-)
+from sessions_app.engine.selectors import session_state, thread_state
+from sessions_app.engine.services import answer_submit, last_thing_submit, session_end
 from sessions_app.models import AskMessage, Notification, UserProfile
 from tests.engine.conftest import answer, card_of, event_types
 

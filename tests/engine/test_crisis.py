@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from psychologist.llm.scripted import use_script
-from sessions_app.engine.services import answer_submit, session_state, thread_state
+from sessions_app.engine.selectors import session_state, thread_state
+from sessions_app.engine.services import answer_submit
 from sessions_app.models import AskMessage, AskSession, Notification
 from tests import factories
 from tests.engine.conftest import analyst, answer, card_of, event_types, narrator, script

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sessions_app.engine.crisis import region_of, resources
+from sessions_app.engine.crisis.escalation import region_of, resources
 from sessions_app.models import CrisisResource
 
 pytestmark = pytest.mark.django_db

@@ -11,15 +11,14 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from sessions_app.engine.flows import (
+from sessions_app.engine.flows.validator import (
     Move,
-    flow_get,
     move_validate,
     pending_guard,
     route,
     state_json_split,
 )
-from sessions_app.engine.services import session_state, thread_state
+from sessions_app.engine.selectors import flow_get, session_state, thread_state
 from sessions_app.models import Flow, FlowGuard, FlowStep, UserProfile
 from tests import factories
 from tests.engine.conftest import analyst, answer, card_of, event_types, narrator, script
@@ -415,7 +414,7 @@ def plain(text: str, move: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture
 def booking_session(alice: Any, bind: Any, tmp_path: Any) -> Any:
     from sessions_app import services
-    from sessions_app.engine.flow_files import flow_files_load
+    from sessions_app.engine.services import flow_files_load
     from sessions_app.models import AskSession
 
     path = tmp_path / "visit_booking.json"
@@ -531,7 +530,7 @@ def test_a_booking_flow_keeps_its_own_words_about_days_and_times(booking_session
 
 
 def test_reply_as_written_is_stored_per_flow_and_per_step_and_validated(tmp_path):
-    from sessions_app.engine.flow_files import FlowFileError, flow_files_load
+    from sessions_app.engine.services import FlowFileError, flow_files_load
 
     path = tmp_path / "visit_booking.json"
     path.write_text(json.dumps(BOOKING))

@@ -15,13 +15,16 @@ from django.core.serializers.json import DjangoJSONEncoder
 from psychologist.llm.models import LLMCall
 from sessions_app import selectors, services
 from sessions_app.access import session_for, session_for_claim
-from sessions_app.engine import handoff
+from sessions_app.engine.selectors import session_state, thread_state
 from sessions_app.engine.services import (
+    counselor_message_send,
     message_submit,
+    session_claim,
     session_continue,
     session_end,
-    session_state,
-    thread_state,
+    session_hand_back,
+    session_take_over,
+    steer_note_add,
 )
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskMessage, AskSession
@@ -60,8 +63,8 @@ def in_crisis(session: AskSession, bind: Any) -> AskSession:
 
 
 def taken_over(session: AskSession, counselor: Any) -> AskSession:
-    handoff.session_claim(session=session_for_claim(counselor, session.pk), counselor=counselor)
-    handoff.session_take_over(session=session, counselor=counselor)
+    session_claim(session=session_for_claim(counselor, session.pk), counselor=counselor)
+    session_take_over(session=session, counselor=counselor)
     session.refresh_from_db()
     return session
 
@@ -80,7 +83,7 @@ def test_an_alerted_counselor_claims_and_the_time_from_alert_to_claim_is_recorde
     with time_machine.travel(NOW, tick=False) as clock:
         session = in_crisis(session, bind)
         clock.shift(timedelta(seconds=95))
-        claimed = handoff.session_claim(session=session_for_claim(erin, session.pk), counselor=erin)
+        claimed = session_claim(session=session_for_claim(erin, session.pk), counselor=erin)
 
     assert claimed.counselor_handoff["counselor_id"] == erin.pk
     assert claimed.handoff_reason == "crisis_alert"
@@ -98,7 +101,7 @@ def test_once_claimed_the_claimer_may_open_it_and_every_other_counselor_still_ge
     before = refusal(session_for, erin, session.pk)
     assert (before.status, before.code) == (403, "E_FORBIDDEN")
 
-    handoff.session_claim(session=session_for_claim(erin, session.pk), counselor=erin)
+    session_claim(session=session_for_claim(erin, session.pk), counselor=erin)
 
     assert session_for(erin, session.pk).pk == session.pk
     other = refusal(session_for, frank, session.pk)
@@ -109,11 +112,11 @@ def test_a_second_claim_is_refused_with_its_own_code_naming_who_holds_it(
     session, bind, erin, frank
 ):
     session = in_crisis(session, bind)
-    handoff.session_claim(session=session, counselor=erin)
-    handoff.session_claim(session=session, counselor=erin)  # the holder again: nothing changes
+    session_claim(session=session, counselor=erin)
+    session_claim(session=session, counselor=erin)  # the holder again: nothing changes
 
     refused = refusal(
-        lambda: handoff.session_claim(session=session_for_claim(frank, session.pk), counselor=frank)
+        lambda: session_claim(session=session_for_claim(frank, session.pk), counselor=frank)
     )
 
     assert (refused.status, refused.code) == (409, "E_ALREADY_CLAIMED")
@@ -126,7 +129,7 @@ def test_claiming_a_closed_session_is_refused_with_a_clear_code(session, bind, e
     AskSession.objects.filter(pk=session.pk).update(status=AskSession.Status.COMPLETED)
 
     refused = refusal(
-        lambda: handoff.session_claim(session=session_for_claim(erin, session.pk), counselor=erin)
+        lambda: session_claim(session=session_for_claim(erin, session.pk), counselor=erin)
     )
 
     assert (refused.status, refused.code) == (409, "E_SESSION_CLOSED")
@@ -148,7 +151,7 @@ def test_the_crisis_queue_holds_only_live_unheld_sessions_and_names_them_neutral
     assert row.label.startswith("Support session · ")
     assert "kill" not in row.label.lower()
 
-    handoff.session_claim(session=session, counselor=erin)
+    session_claim(session=session, counselor=erin)
     assert selectors.crisis_queue(user=frank) == []
 
     AskSession.objects.filter(pk=session.pk).update(
@@ -164,7 +167,7 @@ def test_while_a_counselor_speaks_no_agent_is_called_and_no_card_is_dealt(sessio
     session = taken_over(in_crisis(session, bind), erin)
     before = counts(session)
 
-    handoff.counselor_message_send(session=session, counselor=erin, text="I'm Erin. I'm here.")
+    counselor_message_send(session=session, counselor=erin, text="I'm Erin. I'm here.")
     with script():  # any agent call would exhaust the (empty) script and fail the turn
         message_submit(session=session, text="Thank you. I'm scared.")
         message_submit(session=session, text="I am at home.")
@@ -206,10 +209,10 @@ def test_continue_and_end_are_refused_while_a_counselor_speaks(session, bind, er
 
 def test_only_the_holder_takes_over_and_writes(session, bind, erin, frank, bob):
     session = in_crisis(session, bind)
-    handoff.session_claim(session=session, counselor=erin)
-    refused = refusal(handoff.session_take_over, session=session, counselor=bob)
+    session_claim(session=session, counselor=erin)
+    refused = refusal(session_take_over, session=session, counselor=bob)
     assert (refused.status, refused.code) == (409, "E_NOT_HOLDER")
-    not_yet = refusal(handoff.counselor_message_send, session=session, counselor=erin, text="Hello")
+    not_yet = refusal(counselor_message_send, session=session, counselor=erin, text="Hello")
     assert not_yet.code == "E_NOT_TAKEN_OVER"
 
 
@@ -219,8 +222,8 @@ def test_a_crisis_phrase_while_a_counselor_speaks_raises_the_risk_but_deals_no_c
     bind("analyst", "narrator")
     with script(analyst(), narrator("What happens at work?", "And at night?")):
         answer(session, "Work stress")
-    handoff.session_claim(session=session, counselor=bob)  # his caseload: a general session
-    handoff.session_take_over(session=session, counselor=bob)
+    session_claim(session=session, counselor=bob)  # his caseload: a general session
+    session_take_over(session=session, counselor=bob)
     session.refresh_from_db()
     before = counts(session)
 
@@ -246,13 +249,13 @@ def test_hand_back_resumes_the_ai_where_it_stood_with_the_human_part_as_the_reca
         answer(session, "Work stress")
     answer(session, "Meetings.")
     step, slots = thread_state(session)["step"], thread_state(session)["slots"]
-    handoff.session_claim(session=session, counselor=bob)
-    handoff.session_take_over(session=session, counselor=bob)
-    handoff.counselor_message_send(session=session, counselor=bob, text="How is your sleep?")
+    session_claim(session=session, counselor=bob)
+    session_take_over(session=session, counselor=bob)
+    counselor_message_send(session=session, counselor=bob, text="How is your sleep?")
     message_submit(session=session, text="Short, maybe five hours.")
 
     with script(analyst(), narrator("What keeps you up?")) as replay:
-        result = handoff.session_hand_back(session=session, counselor=bob)
+        result = session_hand_back(session=session, counselor=bob)
 
     prompt = replay.requests[0].messages[-1].content
     assert "(counselor) How is your sleep?" in prompt
@@ -284,7 +287,7 @@ def test_a_steer_note_reaches_the_analysts_next_prompt_and_never_a_client_payloa
     bind("analyst", "narrator")
     with script(analyst(), narrator("What happens at work?", "And at night?")):
         answer(session, "Work stress")
-    event = handoff.steer_note_add(session=session, counselor=bob, text=STEER)
+    event = steer_note_add(session=session, counselor=bob, text=STEER)
     assert event.type == "steer.noted"
 
     answer(session, "Meetings.")

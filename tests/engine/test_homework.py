@@ -7,14 +7,9 @@ from __future__ import annotations
 import pytest
 
 from sessions_app import services
-from sessions_app.engine import homework
-from sessions_app.engine.schemas import NARRATOR_TOOL, SUMMARY_TOOL
-from sessions_app.engine.services import (
-    last_thing_submit,
-    session_end,
-    session_state,
-    task_accept,
-)
+from sessions_app.engine.agents.schemas import NARRATOR_TOOL, SUMMARY_TOOL
+from sessions_app.engine.selectors import offline_tasks, session_state
+from sessions_app.engine.services import last_thing_submit, session_end, task_accept
 from sessions_app.models import AskSession, Task, UserProfile
 from tests import factories
 from tests import fake_anthropic as fake
@@ -133,7 +128,7 @@ def test_the_offline_banks_speak_the_client_s_language(alice, locale, words, tit
 
 
 def test_the_offline_choice_follows_what_the_client_said():
-    sad = homework.offline_tasks(
+    sad = offline_tasks(
         locale="en",
         focus="behavioral_activation",
         themes=["energy", "sadness", "anxiety"],
@@ -142,7 +137,7 @@ def test_the_offline_choice_follows_what_the_client_said():
         fatigue=False,
     )
     assert [t["kind"] for t in sad] == ["activity_scheduling", "relaxation"]
-    tired = homework.offline_tasks(
+    tired = offline_tasks(
         locale="en",
         focus="emotion_regulation",
         themes=["anxiety"],

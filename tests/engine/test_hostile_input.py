@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from sessions_app.engine import lexicon
+from sessions_app.engine.language import detectors
 from sessions_app.engine.offline import listening
 from sessions_app.engine.safety import learned
-from sessions_app.engine.words import TEXT_MAX
+from sessions_app.engine.services import TEXT_MAX
 from tests.engine.test_listening import person, start
 from tests.engine.test_rest_session import url
 
@@ -50,21 +50,21 @@ def test_a_word_over_the_text_limit_is_e_validation_naming_the_text(api_as: Any)
 
 
 def test_vader_reads_short_sentences_and_a_few_emoji_however_long_the_text(monkeypatch) -> None:
-    analyzer = lexicon._vader()
+    analyzer = detectors._vader()
     seen: list[str] = []
     real = analyzer.polarity_scores
     monkeypatch.setattr(analyzer, "polarity_scores", lambda text: seen.append(text) or real(text))
-    lexicon.mood_value("😀 😢 " * 150 + "This is not good at all and I hate it. " * 60)
+    detectors.mood_value("😀 😢 " * 150 + "This is not good at all and I hate it. " * 60)
     assert seen
-    assert max(len(text.split()) for text in seen) <= 40  # lexicon.VADER_WORDS
+    assert max(len(text.split()) for text in seen) <= 40  # detectors.VADER_WORDS
     emoji = sum(ch in analyzer.emojis for text in seen for ch in text)
-    assert emoji <= 12  # lexicon.VADER_EMOJI
+    assert emoji <= 12  # detectors.VADER_EMOJI
 
 
 def test_one_short_sentence_reads_as_vader_reads_it() -> None:
     text = "I am not happy about how work went today!"
-    expected = lexicon._vader().polarity_scores(text)["compound"]
-    assert lexicon.mood_value(text) == pytest.approx(expected, abs=1e-3)
+    expected = detectors._vader().polarity_scores(text)["compound"]
+    assert detectors.mood_value(text) == pytest.approx(expected, abs=1e-3)
 
 
 def test_the_encoder_reads_a_long_text_by_its_first_and_last_windows(monkeypatch) -> None:
@@ -82,13 +82,13 @@ def test_the_encoder_reads_a_long_text_by_its_first_and_last_windows(monkeypatch
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_the_lexicons_read_at_most_the_analysed_characters(name: str, monkeypatch) -> None:
     read: list[str] = []
-    real = lexicon.normalize
-    monkeypatch.setattr(lexicon, "normalize", lambda text: read.append(text) or real(text))
-    lexicon.detect_meta(HOSTILE[name])
-    lexicon.mood_value(HOSTILE[name])
+    real = detectors.normalize
+    monkeypatch.setattr(detectors, "normalize", lambda text: read.append(text) or real(text))
+    detectors.detect_meta(HOSTILE[name])
+    detectors.mood_value(HOSTILE[name])
     listening.hear(HOSTILE[name], "en")
     assert read
-    assert max(len(text) for text in read) <= 1000  # lexicon.ANALYSED_CHARS
+    assert max(len(text) for text in read) <= 1000  # detectors.ANALYSED_CHARS
 
 
 def test_a_quote_read_back_is_short_even_of_one_long_word() -> None:

@@ -7,8 +7,8 @@ import logging
 
 import pytest
 
-from sessions_app.engine.hygiene import client_text, sentences
-from sessions_app.engine.prompts import LEGITIMACY_MARKER
+from sessions_app.engine.agents.hygiene import client_text, sentences
+from sessions_app.engine.agents.prompts import LEGITIMACY_MARKER
 from tests.engine.conftest import analyst, answer, narrator, script
 from tests.engine.hygiene_cases import AFTER, DROP, KEEP
 

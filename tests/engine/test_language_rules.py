@@ -10,9 +10,10 @@ import time_machine
 from django.utils import timezone
 
 from sessions_app import texts
-from sessions_app.engine import language, scheduler
-from sessions_app.engine.closing import ANSWERED
-from sessions_app.engine.titles import title_neutral
+from sessions_app.engine.closing.stages import ANSWERED
+from sessions_app.engine.flows import scheduler
+from sessions_app.engine.language import identify
+from sessions_app.engine.turn.titles import title_neutral
 from sessions_app.models import UserProfile
 
 
@@ -33,8 +34,8 @@ from sessions_app.models import UserProfile
     ],
 )
 def test_the_language_a_text_is_written_in_or_none_when_too_short(text, expected) -> None:
-    assert language.detect(text) == expected
-    assert language.detect(text) == expected  # deterministic
+    assert identify.detect(text) == expected
+    assert identify.detect(text) == expected  # deterministic
 
 
 @pytest.mark.parametrize(
@@ -52,7 +53,7 @@ def test_the_language_a_text_is_written_in_or_none_when_too_short(text, expected
     ],
 )
 def test_the_clients_gender_comes_from_its_own_first_person_words(words, gender) -> None:
-    assert language.russian_gender(words) == gender
+    assert identify.russian_gender(words) == gender
 
 
 WEDNESDAY = dt.datetime(2026, 12, 2, 9, 0, tzinfo=dt.UTC)

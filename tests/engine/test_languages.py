@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from sessions_app import services
-from sessions_app.engine.schemas import ANALYST_TOOL, NARRATOR_TOOL
+from sessions_app.engine.agents.schemas import ANALYST_TOOL, NARRATOR_TOOL
 from sessions_app.jobs import lifecycle
 from sessions_app.models import AskSession, Notification, SessionEvent, UserProfile
 from tests import factories

@@ -261,16 +261,16 @@ def test_fatigue_is_acknowledged_in_russian_and_chinese(api_as, locale, tired, e
     ],
 )
 def test_mood_reads_negation_in_every_language(text, locale, sign):
-    from sessions_app.engine import lexicon
+    from sessions_app.engine.language import detectors
 
-    assert lexicon.mood_value(text, locale) * sign > 0
+    assert detectors.mood_value(text, locale) * sign > 0
 
 
 def test_a_terse_no_and_idk_session_is_not_improving():
-    from sessions_app.engine import lexicon
+    from sessions_app.engine.language import detectors
 
-    assert lexicon.session_mood(["Everything", "no", "idk", "no", "idk", "no"]) == "stable"
-    assert lexicon.session_mood(["I feel awful", "sad", "I feel good now", "great, thanks"]) == (
+    assert detectors.session_mood(["Everything", "no", "idk", "no", "idk", "no"]) == "stable"
+    assert detectors.session_mood(["I feel awful", "sad", "I feel good now", "great, thanks"]) == (
         "improving"
     )
 

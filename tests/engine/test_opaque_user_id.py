@@ -9,7 +9,7 @@ import re
 import pytest
 
 from psychologist.schemas import EMIT_HYPOTHESES_TOOL
-from sessions_app.engine.schemas import ANALYST_TOOL, NARRATOR_TOOL, SUMMARY_TOOL
+from sessions_app.engine.agents.schemas import ANALYST_TOOL, NARRATOR_TOOL, SUMMARY_TOOL
 from sessions_app.jobs import lifecycle
 from tests import fake_anthropic as fake
 from tests.engine.conftest import answer

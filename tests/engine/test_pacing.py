@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from sessions_app.engine.services import session_continue, session_state
+from sessions_app.engine.selectors import session_state
+from sessions_app.engine.services import session_continue
 from tests.engine.conftest import analyst, answer, card_of, event_types, narrator, script
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,9 @@ from django.test.utils import CaptureQueriesContext
 
 from psychologist.models import LLMCall
 from sessions_app import models as session_models
-from sessions_app.engine.dealer import Turn, new_card, session_locked
-from sessions_app.engine.services import answer_submit, session_state
+from sessions_app.engine.cards.dealer import Turn, new_card, session_locked
+from sessions_app.engine.selectors import session_state
+from sessions_app.engine.services import answer_submit
 from tests.engine.conftest import analyst, answer, narrator, script
 
 pytestmark = pytest.mark.django_db

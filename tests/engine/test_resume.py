@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sessions_app.engine.graph import message_fork
-from sessions_app.engine.services import answer_submit, session_state
+from sessions_app.engine.selectors import session_state
+from sessions_app.engine.services import answer_submit, message_fork
 from sessions_app.models import AskMessage
 from tests.engine.conftest import analyst, answer, narrator, script
 

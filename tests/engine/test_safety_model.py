@@ -12,7 +12,7 @@ import pytest
 from django.db import connections
 
 from psychologist.models import LLMCall
-from sessions_app.engine.safety_model import SAFETY_TOOL
+from sessions_app.engine.crisis.safety_model import SAFETY_TOOL
 from sessions_app.models import AskMessage, AskSession, Notification, SessionEvent
 from tests import factories
 from tests import fake_anthropic as fake

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sessions_app import services
-from sessions_app.engine.services import session_state, thread_state
+from sessions_app.engine.selectors import session_state, thread_state
 from sessions_app.models import AskSession, UserProfile
 from tests import factories
 from tests.engine.conftest import answer

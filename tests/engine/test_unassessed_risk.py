@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from sessions_app.engine.schemas import ANALYST_TOOL
+from sessions_app.engine.agents.schemas import ANALYST_TOOL
 from sessions_app.jobs.outreach import follow_ups_notify
 from sessions_app.models import Notification
 from tests import factories

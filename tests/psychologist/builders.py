@@ -12,7 +12,7 @@ from psychologist.llm.types import LLMRequest, Message
 from psychologist.models import AnalysisRequest
 from psychologist.schemas import EMIT_HYPOTHESES_TOOL, SEARCH_EVENTS_TOOL
 from psychologist.services import analysis_request
-from sessions_app.engine.schemas import TOOLS_BY_AGENT
+from sessions_app.engine.selectors import TOOLS_BY_AGENT
 from sessions_app.events import event_append
 from sessions_app.models import AskSession
 from tests import factories

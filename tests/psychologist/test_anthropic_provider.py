@@ -18,7 +18,7 @@ from psychologist.llm.types import (
     ToolResult,
 )
 from psychologist.models import LLMCall, ModelBinding
-from sessions_app.engine.schemas import ANALYST_OUTPUT, ANALYST_TOOL
+from sessions_app.engine.agents.schemas import ANALYST_OUTPUT, ANALYST_TOOL
 from tests import fake_anthropic as fake
 from tests.agent_outputs import analyst_output
 from tests.fake_anthropic import FakeAnthropic

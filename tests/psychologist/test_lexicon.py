@@ -4,7 +4,7 @@ from collections.abc import Callable
 
 import pytest
 
-from sessions_app.engine.lexicon import (
+from sessions_app.engine.language.detectors import (
     detect_fatigue,
     detect_meta,
     detect_reschedule,

@@ -6,9 +6,9 @@ import pytest
 
 from psychologist.llm.service import complete
 from psychologist.models import LLMCall
+from sessions_app.engine.agents.schemas import ANALYST_TOOL
 from sessions_app.engine.offline import grammar_en
 from sessions_app.engine.offline.banks import BANK, DATA
-from sessions_app.engine.schemas import ANALYST_TOOL
 from tests.psychologist.builders import agent_request, recap
 
 pytestmark = pytest.mark.django_db

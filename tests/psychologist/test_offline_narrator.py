@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from psychologist.llm.service import complete
-from sessions_app.engine.schemas import NARRATOR_TOOL
+from sessions_app.engine.agents.schemas import NARRATOR_TOOL
 from tests.psychologist.builders import agent_request
 
 pytestmark = pytest.mark.django_db

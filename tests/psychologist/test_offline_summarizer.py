@@ -6,7 +6,7 @@ import pytest
 
 from psychologist.llm.budget import clip_middle, estimate_tokens, truncate_middle
 from psychologist.llm.service import complete
-from sessions_app.engine.schemas import SUMMARY_MAX_CHARS, SUMMARY_TOOL
+from sessions_app.engine.agents.schemas import SUMMARY_MAX_CHARS, SUMMARY_TOOL
 from tests.psychologist.builders import agent_request
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from psychologist.llm.metering import cost_micro_usd, prices_forget
 from psychologist.llm.service import complete
 from psychologist.llm.types import LLMRequest, Usage
 from psychologist.models import LLMCall, ModelPrice
-from sessions_app.engine.schemas import ANALYST_TOOL
+from sessions_app.engine.agents.schemas import ANALYST_TOOL
 from tests import fake_anthropic as fake
 from tests.agent_outputs import analyst_output
 from tests.fake_anthropic import FakeAnthropic

@@ -11,7 +11,7 @@ from psychologist.llm.scripted import ScriptExhausted, use_script
 from psychologist.llm.service import complete
 from psychologist.llm.types import LLMError, LLMOutputInvalid
 from psychologist.models import LLMCall, ModelBinding
-from sessions_app.engine.schemas import ANALYST_TOOL
+from sessions_app.engine.agents.schemas import ANALYST_TOOL
 from tests.agent_outputs import analyst_output
 from tests.psychologist.builders import agent_request
 

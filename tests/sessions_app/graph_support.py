@@ -3,7 +3,7 @@ more messages than the append service would let one session hold."""
 
 from __future__ import annotations
 
-from sessions_app.engine import graph
+from sessions_app.engine.graph import tree as graph
 from sessions_app.models import AskMessage, AskSession, Workline
 from tests import factories
 

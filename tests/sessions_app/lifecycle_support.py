@@ -11,7 +11,7 @@ import time_machine
 from django.apps import apps
 from django.db import connection, models
 
-from sessions_app.engine import graph
+from sessions_app.engine.graph import tree as graph
 from sessions_app.models import AskMessage, AskSession
 from tests import factories
 

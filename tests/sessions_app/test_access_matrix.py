@@ -16,8 +16,8 @@ import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from sessions_app.engine import graph
-from sessions_app.engine.spin_off import spin_off_propose
+from sessions_app.engine.graph import tree as graph
+from sessions_app.engine.services import spin_off_propose, workline_create
 from sessions_app.models import AskSession, Workline
 from tests import factories
 
@@ -407,7 +407,7 @@ def graph_request(kind: str) -> Callable[[World, str, str], Request]:
 
 def started(world: World, variant: str) -> Any:
     """The variant's session made active and started, as the engine would have it."""
-    from sessions_app.engine.start import session_start
+    from sessions_app.engine.services import session_start
 
     session = world.sessions[variant]
     session.status = "active"
@@ -428,13 +428,13 @@ def turn_request(prepare: Callable[[Any], dict[str, Any]]) -> Callable[[World, s
 
 
 def _current_card_id(session: Any) -> str:
-    from sessions_app.engine.state import session_state
+    from sessions_app.engine.selectors import session_state
 
     return session_state(session)["current_card"]["id"]
 
 
 def _at_completion(session: Any) -> dict[str, Any]:
-    from sessions_app.engine.dealer import COMPLETION, Turn, new_card, session_locked
+    from sessions_app.engine.cards.dealer import COMPLETION, Turn, new_card, session_locked
 
     with transaction.atomic():
         turn = Turn(session_locked(session.pk))
@@ -455,14 +455,14 @@ def workspace_request(stage: str) -> Callable[[World, str, str], Request]:
     the move needs."""
 
     def build(world: World, role: str, variant: str) -> Request:
-        from sessions_app.engine import handoff
+        from sessions_app.engine.services import session_claim, session_take_over
 
         session = started(world, variant)
         user = world.users[role]
         if role in ("caseload_counselor", "ops") and stage in ("held", "speaking"):
-            handoff.session_claim(session=session, counselor=user)
+            session_claim(session=session, counselor=user)
             if stage == "speaking":
-                handoff.session_take_over(session=session, counselor=user)
+                session_take_over(session=session, counselor=user)
         return {"session_id": session.pk}, {"text": "I'm here with you."}
 
     return build
@@ -748,7 +748,7 @@ def html_route_names() -> set[str]:
 
 
 def continue_from_request(world: World, role: str, variant: str) -> Request:
-    from sessions_app.engine import graph
+    from sessions_app.engine.graph import tree as graph
 
     session = world.sessions[variant]
     first = graph.message_append(session=session, role="narrator", kind="question_card")
@@ -759,7 +759,7 @@ def continue_from_request(world: World, role: str, variant: str) -> Request:
 def workline_activate_request(world: World, role: str, variant: str) -> Request:
     session = world.sessions[variant]
     graph.message_append(session=session, role="narrator", kind="question_card")
-    other = graph.workline_create(session=session, name="other", activate=False)
+    other = workline_create(session=session, name="other", activate=False)
     return {"session_id": session.pk, "workline_id": other.pk}, {}
 
 

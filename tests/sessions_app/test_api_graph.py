@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sessions_app.engine import graph
+from sessions_app.engine.graph import tree as graph
 from sessions_app.models import AskMessage, AskSession
 from tests import factories
 

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.db.models import Count
 from django.test import Client, RequestFactory
 
-from sessions_app.engine.crisis import risk_escalated_payload
+from sessions_app.engine.selectors import risk_escalated_payload
 from sessions_app.management.commands import _demo_data as data
 from sessions_app.models import AskMessage, AskSession, SessionEvent, Workline
 from sessions_app.roles import Role, role_of

@@ -16,7 +16,7 @@ from django_q.scheduler import scheduler
 from psychologist.llm.service import complete
 from psychologist.llm.types import LLMUnavailable
 from sessions_app.edge import health
-from sessions_app.engine.schemas import ANALYST_TOOL
+from sessions_app.engine.agents.schemas import ANALYST_TOOL
 from sessions_app.models import Notification, SessionEvent
 from tests import factories
 from tests import fake_anthropic as fake

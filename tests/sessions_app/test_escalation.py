@@ -11,7 +11,7 @@ import pytest
 import time_machine
 
 from sessions_app import pages, services
-from sessions_app.engine import handoff
+from sessions_app.engine.services import session_claim
 from sessions_app.jobs.escalation import alerts_escalate
 from sessions_app.jobs.schedules import JOBS
 from sessions_app.models import AskSession, Notification
@@ -99,7 +99,7 @@ def test_an_unclaimed_alert_escalates_to_ops_after_n_and_to_all_on_duty_after_2n
     ]
 
     # The escalated counselors are alerted now: frank may claim, and the page tells the story.
-    claimed = handoff.session_claim(session=alerted, counselor=frank)
+    claimed = session_claim(session=alerted, counselor=frank)
     page = pages.session_page(claimed)
     assert [(item["type"], item["who"]) for item in page.chain] == [
         ("risk.escalated", ""),
@@ -117,7 +117,7 @@ def test_a_job_that_missed_its_ticks_escalates_both_steps_in_one_run(alerted, ol
 
 
 def test_a_claimed_alert_never_escalates(alerted, on_duty, olga):
-    handoff.session_claim(session=alerted, counselor=on_duty[0])
+    session_claim(session=alerted, counselor=on_duty[0])
     assert at(30).counts == {"ops": 0, "on_duty": 0, "notified": 0}
     assert not alerted.events.filter(type="alert.escalated").exists()
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sessions_app.engine import graph
-from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
+from sessions_app.engine.graph import tree as graph
+from sessions_app.engine.services import spin_off_decide, spin_off_propose
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskMessage, SessionEvent, Workline
 from tests import factories

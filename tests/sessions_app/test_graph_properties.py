@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sessions_app.engine import graph
-from sessions_app.engine.spin_off import spin_off_decide, spin_off_propose
+from sessions_app.engine.graph import tree as graph
+from sessions_app.engine.services import spin_off_decide, spin_off_propose
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskMessage, Workline
 from tests import factories

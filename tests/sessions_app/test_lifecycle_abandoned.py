@@ -316,7 +316,7 @@ def test_a_session_a_counselor_was_speaking_in_closes_with_nobody_speaking(clock
 
 def _with_topic(user, topic: str, pairs, **fields) -> AskSession:
     """An idle session whose client chose a topic on the topic card, then answered `pairs`."""
-    from sessions_app.engine import graph
+    from sessions_app.engine.graph import tree as graph
     from sessions_app.models import AskMessage
 
     session = factories.ActiveSessionFactory(
@@ -381,7 +381,7 @@ def test_a_session_with_only_a_topic_never_says_0_answered(clock, alice):
 
 
 def test_words_written_without_a_card_count_as_answers_in_the_partial_summary(clock, alice):
-    from sessions_app.engine import graph
+    from sessions_app.engine.graph import tree as graph
 
     session = _with_topic(alice, TOPIC, PAIRS[:1])
     graph.message_append(session=session, role="client", kind="text", text="Also my sleep is bad")

@@ -12,7 +12,8 @@ import time_machine
 from psychologist.models import AnalysisRequest, Hypothesis
 from psychologist.services import hypothesis_accept
 from sessions_app import events, redaction, services
-from sessions_app.engine import graph
+from sessions_app.engine.graph import tree as graph
+from sessions_app.engine.services import workline_create
 from sessions_app.jobs import lifecycle
 from sessions_app.models import (
     AskMessage,
@@ -74,7 +75,7 @@ def plant(user, *, created_at: datetime) -> AskSession:
         compaction_summary=f"Earlier: {CANARY}",
         compacted_questions=[f"the user mentions {CANARY}"],
     )
-    graph.workline_create(session=session, name=f"{CANARY} worries")
+    workline_create(session=session, name=f"{CANARY} worries")
     for event_type, payload in (
         ("answer.received", {"card_id": 3, "answer": f"{CANARY} is my sister's dog"}),
         ("analyst.responded", {"questions": [f"does {CANARY} matter"], "mood_delta": "declining"}),

@@ -14,7 +14,7 @@ from psychologist.llm.scripted import ScriptedProvider
 from psychologist.llm.types import LLMError, LLMRequest
 from psychologist.models import LLMCall
 from sessions_app import sandbox
-from sessions_app.engine import services as engine
+from sessions_app.engine.selectors import session_state, thread_state
 from sessions_app.models import AskSession, Notification, SandboxSession, UserProfile
 from sessions_app.roles import Role, role_of
 from tests import factories
@@ -42,7 +42,7 @@ def url(name: str, session: AskSession) -> str:
 
 
 def current_card(session: AskSession) -> dict:
-    return engine.session_state(session)["current_card"]
+    return session_state(session)["current_card"]
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_starting_a_test_session_plays_a_test_client_of_the_counselor(dana):
     assert profile.locale == "ru"
     assert session.sandbox.counselor == dana
     assert session.cbt_focus == "problem_solving"
-    assert engine.thread_state(session)["pending_guard"]["code"] == "require_guardian_consent"
+    assert thread_state(session)["pending_guard"]["code"] == "require_guardian_consent"
 
 
 def test_a_new_test_session_closes_the_unfinished_one(dana):
@@ -340,7 +340,7 @@ def test_a_live_client_session_opens_read_only_in_the_same_layout(alice, bob):
 
 
 def test_the_sandbox_player_may_fork_and_switch_worklines(dana, dana_sandbox):
-    from sessions_app.engine import graph
+    from sessions_app.engine.services import workline_create
 
     client = signed_in(dana)
     first = current_card(dana_sandbox)
@@ -354,7 +354,7 @@ def test_the_sandbox_player_may_fork_and_switch_worklines(dana, dana_sandbox):
     assert response.status_code == 200
     dana_sandbox.refresh_from_db()
     assert dana_sandbox.active_workline.head_id == card_message.pk
-    other = graph.workline_create(session=dana_sandbox, name="sleep", activate=False)
+    other = workline_create(session=dana_sandbox, name="sleep", activate=False)
     activate = reverse(
         "pages:session-workline-activate",
         kwargs={"session_id": dana_sandbox.pk, "workline_id": other.pk},

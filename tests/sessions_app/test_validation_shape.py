@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sessions_app.engine import graph
+from sessions_app.engine.graph import tree as graph
 from tests import factories
 
 pytestmark = pytest.mark.django_db

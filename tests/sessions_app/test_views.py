@@ -11,7 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from sessions_app import pages
-from sessions_app.engine import graph
+from sessions_app.engine.graph import tree as graph
+from sessions_app.engine.selectors import session_tree
+from sessions_app.engine.services import message_fork, workline_create
 from sessions_app.models import Workline
 from tests import factories
 from tests.routes import object_url
@@ -180,7 +182,7 @@ def test_a_bad_highlight_is_ignored(bob, conversation, value):
 
 def test_the_tree_shows_both_branches_after_a_fork(olga, conversation):
     session, messages = conversation
-    graph.message_fork(session=session, from_message=messages[1], by=olga)
+    message_fork(session=session, from_message=messages[1], by=olga)
     other = graph.message_append(session=session, role="client", kind="answer", text="Or home.")
     response = signed_in(olga).get(page(session) + "?view=tree")
     context = response.context
@@ -314,7 +316,7 @@ def test_continue_from_a_message_of_another_session_is_404(olga, conversation, a
 
 def test_a_refused_move_shows_an_error_in_the_flash_slot(olga, conversation):
     session, messages = conversation
-    graph.workline_create(session=session, name="Home life", by=olga)  # main is parked now
+    workline_create(session=session, name="Home life", by=olga)  # main is parked now
     response = signed_in(olga).post(
         continue_url(session), {"message_id": messages[1].pk}, headers={"HX-Request": "true"}
     )
@@ -334,9 +336,9 @@ def test_continue_from_is_post_only(olga, conversation):
 
 def test_tree_rows_nest_only_where_the_conversation_branches(olga, conversation):
     session, messages = conversation
-    graph.message_fork(session=session, from_message=messages[1], by=olga)
+    message_fork(session=session, from_message=messages[1], by=olga)
     graph.message_append(session=session, role="client", kind="answer", text="b")
-    rows = pages.tree_rows(graph.session_tree(session))
+    rows = pages.tree_rows(session_tree(session))
     kinds = [kind if node is None else node.id for kind, node in rows]
     m = [message.pk for message in messages]
     new = max(n for n in kinds if isinstance(n, int))
@@ -366,7 +368,7 @@ def test_a_long_linear_session_is_one_flat_chain(alice):
     session = factories.ActiveSessionFactory(user=alice)
     for n in range(60):
         graph.message_append(session=session, role="client", kind="answer", text=str(n))
-    rows = pages.tree_rows(graph.session_tree(session))
+    rows = pages.tree_rows(session_tree(session))
     assert [kind for kind, _ in rows].count("forks") == 1
     assert len(rows) == 60 + 5
 

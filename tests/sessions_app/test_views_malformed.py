@@ -9,7 +9,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from sessions_app.engine import graph
+from sessions_app.engine.graph import tree as graph
+from sessions_app.engine.services import workline_create
 from sessions_app.events import EventType
 from tests import factories
 from tests.sessions_app.test_access_matrix import HTML_TABLE
@@ -53,9 +54,7 @@ def kwargs_for(route: str, session) -> dict:
         return {"hypothesis_id": factories.HypothesisFactory(analysis__session=session).pk}
     kwargs = {"session_id": session.pk}
     if route == "pages:session-workline-activate":
-        kwargs["workline_id"] = graph.workline_create(
-            session=session, name="other", activate=False
-        ).pk
+        kwargs["workline_id"] = workline_create(session=session, name="other", activate=False).pk
     return kwargs
 
 

@@ -8,10 +8,10 @@ import pytest
 from django.urls import reverse
 
 from sessions_app import services
+from sessions_app.engine.selectors import session_state
 from sessions_app.engine.services import (
     EntriesChange,
     answer_submit,
-    session_state,
     task_accept,
     task_done,
     task_entries_update,

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from sessions_app.engine import handoff
+from sessions_app.engine.services import session_claim
 from sessions_app.models import AskSession, Notification
 from tests import factories
 
@@ -90,7 +90,7 @@ def test_the_caseload_shows_the_last_sessions_risk_and_label(bob, alice):
 
 def test_the_holder_writes_and_steers_from_the_page(bob, alice):
     session = factories.ActiveSessionFactory(user=alice)
-    handoff.session_claim(session=session, counselor=bob)
+    session_claim(session=session, counselor=bob)
     client = signed_in(bob)
     kwargs = {"session_id": session.pk}
     client.post(reverse("pages:session-take-over", kwargs=kwargs))
@@ -113,7 +113,7 @@ def test_the_holder_writes_and_steers_from_the_page(bob, alice):
 )
 def test_a_refused_move_goes_back_only_to_a_page_of_this_site(alerted, referer, expected):
     session, erin = alerted
-    handoff.session_claim(session=session, counselor=erin)
+    session_claim(session=session, counselor=erin)
     frank = factories.on_duty_counselor("frank")
     Notification.objects.create(user=frank, kind="crisis_alert", session=session)
     refused = signed_in(frank).post(

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy, pgettext_lazy
 
 from sessions_app import texts
-from sessions_app.engine import lexicon
+from sessions_app.engine.language import detectors
 from sessions_app.engine.offline import common, grammar_ru, listening
 from sessions_app.engine.offline.banks import (
     BANK,
@@ -107,8 +107,8 @@ def _signals(context: dict[str, Any], answers: list[str], locale: str) -> tuple[
     latest = [*answers, str(context.get("last_client_text") or "")]
     latest = [text for text in latest if text.strip()]
     crisis = any(crisis_escalates(text, locale) for text in latest)
-    fatigue = any(lexicon.detect_fatigue(text, locale) for text in latest[-2:])
-    meta = bool(latest) and lexicon.detect_meta(latest[-1], locale)
+    fatigue = any(detectors.detect_fatigue(text, locale) for text in latest[-2:])
+    meta = bool(latest) and detectors.detect_meta(latest[-1], locale)
     return crisis, fatigue, meta
 
 
@@ -264,8 +264,8 @@ def _exhausted(
     opened = [t for t in batch_themes if t not in known and t not in GENERIC_THEMES]
     if opened and known:
         return False  # A new theme opened: keep going (session-design §8.2).
-    closure = any(p.search(lexicon.normalize(a)) for a in answers for p in _CLOSURE)
-    short = all(len(lexicon.words(answer)) < 4 for answer in answers)
+    closure = any(p.search(detectors.normalize(a)) for a in answers for p in _CLOSURE)
+    short = all(len(detectors.words(answer)) < 4 for answer in answers)
     return closure or short
 
 
@@ -273,7 +273,7 @@ def _mood(
     answers: list[str], slots: dict[str, Any], locale: str, *, crisis: bool
 ) -> tuple[str, float | None]:
     """The trend from the session's start (its first answers) to this batch's last answers,
-    as the summary and the closing read it (`lexicon.mood_trend`)."""
+    as the summary and the closing read it (`detectors.mood_trend`)."""
     if not answers:
         return ("declining" if crisis else "stable"), None
     # Against the session's start; a session begun before it was kept, its previous batch.
@@ -282,13 +282,13 @@ def _mood(
         None,
     )
     start = float(start) if start is not None else _mood_start(answers, locale)
-    now = round(lexicon.mood_of(answers[-2:], locale), 2)
-    trend = lexicon.mood_trend(start, now)
+    now = round(detectors.mood_of(answers[-2:], locale), 2)
+    trend = detectors.mood_trend(start, now)
     return ("declining" if crisis else trend), now
 
 
 def _mood_start(answers: list[str], locale: str) -> float:
-    return round(lexicon.mood_of(answers[:2], locale), 2)
+    return round(detectors.mood_of(answers[:2], locale), 2)
 
 
 def _insight(

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from sessions_app import texts
-from sessions_app.engine import lexicon
+from sessions_app.engine.language import detectors
 from sessions_app.engine.offline import grammar_en, grammar_ru, grammar_zh
 from sessions_app.engine.offline.banks import FOCI, FOCUS_BY_THEME, LANGS, THEMES
 
@@ -40,7 +40,7 @@ def themes_in(texts: Iterable[str]) -> list[str]:
     """Themes by how often they occur, ties in the order of THEMES (deterministic)."""
     counts: Counter[str] = Counter()
     for text in texts:
-        clean = lexicon.normalize(text)
+        clean = detectors.normalize(text)
         for theme, patterns in _THEME_PATTERNS.items():
             counts[theme] += sum(len(pattern.findall(clean)) for pattern in patterns)
     order = list(THEMES)
@@ -100,7 +100,7 @@ def _quotes_kept(text: str, convert: Any) -> str:
 @functools.lru_cache(maxsize=TRANSFORMS_CACHED)
 def squash(text: str) -> str:
     """The words of `text`, normalized and joined: two texts are the same when these are."""
-    return " ".join(lexicon.words(text))
+    return " ".join(detectors.words(text))
 
 
 def clip_words(text: str, limit: int) -> str:

@@ -10,7 +10,7 @@ adjectives (уверен, готов, склонен) take the plural for "вы"
 Russian asks a yes/no question by intonation, so a declarative only needs its "?".
 
 "Ты" agrees with the client in the past and in short adjectives: with `gender="femn"` (learned
-from the client's own words, `engine.language.russian_gender`) "ты склонен", "ты застрял",
+from the client's own words, `engine.language.identify.russian_gender`) "ты склонен", "ты застрял",
 "ты мог бы" become "ты склонна", "ты застряла", "ты могла бы" (pymorphy3 inflects them); "вы"
 takes the plural whatever the gender. With the gender unknown a neutral wording is used where
 one exists ("тебе свойственно", "тебе удалось бы"); `gendered(text)` tells whether a question

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from sessions_app.engine import lexicon
+from sessions_app.engine.language import detectors
 
 # Longest first, so 用户自己 is one replacement and 他们 (other people) is never touched.
 _PERSON = re.compile(
@@ -35,5 +35,5 @@ def to_statement(text: str) -> str:
 
 
 def _second_person(text: str) -> str:
-    folded = lexicon.fold(text).strip().rstrip(_END)
+    folded = detectors.fold(text).strip().rstrip(_END)
     return _PERSON.sub("你", folded)

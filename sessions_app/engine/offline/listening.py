@@ -19,7 +19,7 @@ from functools import cache, lru_cache
 
 import snowballstemmer
 
-from sessions_app.engine import language, lexicon
+from sessions_app.engine.language import detectors, identify
 from sessions_app.engine.offline.banks import DATA, LANGS
 
 # The order a batch takes things up in: a healthy step is supported first, then a trap is
@@ -47,9 +47,9 @@ class Heard:
 
 @lru_cache(maxsize=16384)
 def lemma(word: str, lang: str) -> str:
-    word = lexicon.normalize(word)
+    word = detectors.normalize(word)
     if lang == "ru":
-        return language.normal_form(word)
+        return identify.normal_form(word)
     if lang == "en":
         return _STEMMER.stemWord(word)
     return word
@@ -62,7 +62,7 @@ def _theme_lemmas(lang: str) -> dict[str, tuple[frozenset[str], tuple[tuple[str,
     for theme, entries in DATA[lang]["listening"]["themes"].items():
         singles, phrases = set(), []
         for entry in entries:
-            lemmas = tuple(lemma(w, lang) for w in lexicon.words(entry))
+            lemmas = tuple(lemma(w, lang) for w in detectors.words(entry))
             if len(lemmas) == 1:
                 singles.add(lemmas[0])
             elif lemmas:
@@ -86,8 +86,8 @@ def hear(text: str, lang: str) -> Heard:
     themes: dict[str, str] = {}
     distortions: dict[str, str] = {}
     healthy = ""
-    for clause in clauses(lexicon.analysed(text)):
-        clean = lexicon.normalize(clause)
+    for clause in clauses(detectors.analysed(text)):
+        clean = detectors.normalize(clause)
         for theme in _themes_in_clause(clean, lang):
             themes.setdefault(theme, clause)
         for name, pattern in _patterns(lang, "distortions").items():
@@ -105,7 +105,7 @@ def _themes_in_clause(clean: str, lang: str) -> list[str]:
             if any(entry in clean for entry in entries):
                 found.append(theme)
         return found
-    lemmas = [lemma(w, lang) for w in lexicon.words(clean)]
+    lemmas = [lemma(w, lang) for w in detectors.words(clean)]
     joined = " " + " ".join(lemmas) + " "
     for theme, (singles, phrases) in _theme_lemmas(lang).items():
         if any(lem in singles for lem in lemmas) or any(
@@ -141,13 +141,13 @@ def quote(clause: str, lang: str) -> str:
 
 def quotable(text: str, lang: str) -> str:
     """The clause of `text` most worth reading back (the longest), or "" when none is."""
-    best = max(clauses(lexicon.analysed(text)), key=lambda c: len(lexicon.words(c)), default="")
-    return best if len(lexicon.words(best)) >= QUOTABLE_WORDS else ""
+    best = max(clauses(detectors.analysed(text)), key=lambda c: len(detectors.words(c)), default="")
+    return best if len(detectors.words(best)) >= QUOTABLE_WORDS else ""
 
 
 def claims_improvement(text: str, lang: str) -> bool:
     """Whether a text says the client feels better / lighter, in any of the languages."""
-    clean = lexicon.normalize(text)
+    clean = detectors.normalize(text)
     return any(_patterns(other, "claims")["claims"].search(clean) for other in (lang, *LANGS))
 
 

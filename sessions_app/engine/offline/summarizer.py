@@ -15,7 +15,9 @@ from django.utils.translation import ngettext_lazy
 
 from psychologist.llm.budget import clip_middle, truncate_middle
 from sessions_app import texts
-from sessions_app.engine import homework, lexicon
+from sessions_app.engine import homework
+from sessions_app.engine.agents.schemas import SUMMARY_MAX_CHARS
+from sessions_app.engine.language import detectors
 from sessions_app.engine.offline import common, listening
 from sessions_app.engine.offline.banks import (
     FOCUS_LABELS,
@@ -26,7 +28,6 @@ from sessions_app.engine.offline.banks import (
     THEME_LABELS,
 )
 from sessions_app.engine.safety import detect_crisis
-from sessions_app.engine.schemas import SUMMARY_MAX_CHARS
 
 DEFAULT_TOKEN_BUDGET = 200
 EXCERPT_CHARS = 140
@@ -79,7 +80,7 @@ def _tasks(
         themes=themes,
         topic=common.clip_words(str(context.get("topic") or ""), 60),
         turn_count=int(context.get("turn_count") or len(answers)),
-        fatigue=any(lexicon.detect_fatigue(a, locale) for a in answers[-2:]),
+        fatigue=any(detectors.detect_fatigue(a, locale) for a in answers[-2:]),
     )
 
 
@@ -114,7 +115,7 @@ def _header(
     lang: str, focus: str, answers: list[str], themes: list[str], locale: str, *, escalated: bool
 ) -> str:
     labels = texts.listed([common.pick(lang, THEME_LABELS[t]) for t in themes[:4]], lang)
-    fatigue = any(lexicon.detect_fatigue(a, locale) for a in answers[-2:])
+    fatigue = any(detectors.detect_fatigue(a, locale) for a in answers[-2:])
     crisis = any(detect_crisis(a, locale) for a in answers)
     focus_label = common.pick(lang, FOCUS_LABELS[focus])
     count = texts.plural(FOCUS_COUNT, len(answers), lang, focus=focus_label)
@@ -131,7 +132,7 @@ def _header(
 
 def _trend(answers: list[str], locale: str) -> str:
     # The same reading as the Analyst's and the closing's: they must not disagree.
-    return lexicon.session_mood(answers, locale)
+    return detectors.session_mood(answers, locale)
 
 
 def _key_insights(

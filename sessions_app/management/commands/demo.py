@@ -20,8 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from sessions_app.engine import homework
-from sessions_app.engine.crisis import risk_escalated_payload
+from sessions_app.engine.selectors import offline_tasks, risk_escalated_payload, template_for
 from sessions_app.events import EventType, event_append
 from sessions_app.management.commands import _demo_data as data
 from sessions_app.models import (
@@ -513,7 +512,7 @@ def load_homework() -> None:
     )
     today = timezone.localdate()
     for offset, (session, status) in enumerate(zip(sessions, HOMEWORK_STATES, strict=False)):
-        [proposal] = homework.offline_tasks(
+        [proposal] = offline_tasks(
             locale=session.locale,
             focus=session.cbt_focus,
             themes=[],
@@ -531,7 +530,7 @@ def load_homework() -> None:
             position=1,
             defaults={
                 "user_id": session.user_id,
-                "template": homework.template_for(proposal["kind"], session.locale),
+                "template": template_for(proposal["kind"], session.locale),
                 "due_date": today - timedelta(days=offset + 1),
                 "status": status,
                 "accepted_at": session.ended_at if status != "proposed" else None,

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from sessions_app.engine.flow_files import FlowFileError, flow_files_load
+from sessions_app.engine.services import FlowFileError, flow_files_load
 
 
 class Command(BaseCommand):

@@ -15,7 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
-from sessions_app.engine.scenarios import Row, scenario_load, scenario_run
+from sessions_app.scenarios import Row, scenario_load, scenario_run
 
 
 def _cell(value: Any, width: int = 48) -> str:

@@ -13,13 +13,21 @@ from typing import Any
 from django.db.models import Q
 
 from sessions_app import texts
-from sessions_app.engine import homework, language
-from sessions_app.engine.crisis import crisis_cards_deal
-from sessions_app.engine.dealer import TOPIC, Draft, Turn, new_card, profile_of, session_locked
-from sessions_app.engine.flows import CRISIS_FLOW, SESSION_FLOW, flow_get
-from sessions_app.engine.graph import workline_ensure_main
-from sessions_app.engine.hygiene import client_text
-from sessions_app.engine.shown import marked, shown_note
+from sessions_app.engine import homework
+from sessions_app.engine.agents.hygiene import client_text
+from sessions_app.engine.cards.dealer import (
+    TOPIC,
+    Draft,
+    Turn,
+    new_card,
+    profile_of,
+    session_locked,
+)
+from sessions_app.engine.closing.shown import marked, shown_note
+from sessions_app.engine.crisis.escalation import crisis_cards_deal
+from sessions_app.engine.flows.validator import CRISIS_FLOW, SESSION_FLOW, flow_get
+from sessions_app.engine.graph.tree import workline_ensure_main
+from sessions_app.engine.language import identify
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession, Task, UserProfile
 
@@ -95,7 +103,7 @@ def _clip(value: str) -> str:
 def _same_language(words: str, item_language: str | None, lang: str) -> bool:
     """Hooks never mix languages: a quote from a session (or in words) of another language is
     skipped, never pasted into this one."""
-    written = language.detect(words)
+    written = identify.detect(words)
     return (item_language or lang) == lang and written in (None, lang)
 
 

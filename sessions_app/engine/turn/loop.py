@@ -17,10 +17,9 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from sessions_app import texts
-from sessions_app.engine import handoff, homework, lexicon, safety_model
-from sessions_app.engine.batch import Pending, batch_run
-from sessions_app.engine.closing import last_thing_submit
-from sessions_app.engine.dealer import (
+from sessions_app.engine import homework
+from sessions_app.engine.cards.batch import Pending, batch_run
+from sessions_app.engine.cards.dealer import (
     CLOSING_RESERVE,
     COMPLETION,
     LAST_THING,
@@ -37,8 +36,12 @@ from sessions_app.engine.dealer import (
     session_locked,
     undealt_card,
 )
-from sessions_app.engine.titles import session_title_neutral
-from sessions_app.engine.words import client_words, escalated, text_clean
+from sessions_app.engine.closing.stages import last_thing_submit
+from sessions_app.engine.counselor import handoff
+from sessions_app.engine.crisis import safety_model
+from sessions_app.engine.language import detectors
+from sessions_app.engine.turn.routing import client_words, escalated, text_clean
+from sessions_app.engine.turn.titles import session_title_neutral
 from sessions_app.errors import ApplicationError, ErrorCode, invalid
 from sessions_app.events import EventType, session_length_check
 from sessions_app.models import AskMessage, AskSession
@@ -170,7 +173,7 @@ def _topic_record(turn: Turn, card: dict[str, Any], text: str) -> None:
 
 
 def _accepts(text: str) -> bool:
-    return lexicon.normalize(text).strip(" .!") in _YES
+    return detectors.normalize(text).strip(" .!") in _YES
 
 
 def message_submit(*, session: AskSession, text: Any) -> TurnResult:

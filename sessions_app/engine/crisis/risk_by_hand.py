@@ -1,9 +1,9 @@
 """A person changes the risk level (SPEC §3): counselors and ops only, never silently. Lowering
 needs a written reason; the event records the old level, the new one, who and why — that is how
-a false alarm is closed. The engine itself only ever raises it (`crisis.risk_raise`).
+a false alarm is closed. The engine itself only ever raises it (`escalation.risk_raise`).
 
 Raising it into a crisis (L3/L4), by a person or the service role, takes the engine's own path
-(`crisis.risk_escalate`): the crisis flow, the on-duty counselors alerted, the escalation clock.
+(`escalation.risk_escalate`): the crisis flow, the on-duty counselors alerted, the escalation clock.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 
 from django.db import transaction
 
-from sessions_app.engine.crisis import risk_escalate, risk_now
-from sessions_app.engine.dealer import Turn, session_locked
-from sessions_app.engine.flows import CRISIS_FLOW
-from sessions_app.engine.words import visible
+from sessions_app.engine.cards.dealer import Turn, session_locked
+from sessions_app.engine.crisis.escalation import risk_escalate, risk_now
+from sessions_app.engine.flows.validator import CRISIS_FLOW
+from sessions_app.engine.turn.routing import visible
 from sessions_app.errors import invalid
 from sessions_app.events import EventType, actor_label, event_by
 from sessions_app.models import AskSession, RiskLevel

@@ -43,9 +43,7 @@ from django.test import override_settings
 from psychologist.llm.scripted import use_script
 from sessions_app import services
 from sessions_app.engine import services as engine
-from sessions_app.engine.flow_files import flow_data_check, flow_upsert, live_models
-from sessions_app.engine.flows import flow_get
-from sessions_app.engine.schemas import TOOLS_BY_AGENT
+from sessions_app.engine.selectors import TOOLS_BY_AGENT, flow_get, session_state, thread_state
 from sessions_app.errors import ApplicationError
 from sessions_app.models import AskSession, SessionEvent, UserProfile
 from sessions_app.roles import Role
@@ -100,7 +98,7 @@ def _people(scenario: dict[str, Any], index: int) -> Any:
 def _session(scenario: dict[str, Any], index: int) -> AskSession:
     flow = scenario["flow"]
     if isinstance(flow, dict):
-        flow_upsert(flow_data_check(flow, source=scenario["name"]), models=live_models())
+        engine.flow_data_load(flow, source=scenario["name"])
         flow = flow["code"]
     client = _people(scenario, index)
     session_type = scenario.get("session_type", AskSession.SessionType.GENERAL)
@@ -115,7 +113,7 @@ def _session(scenario: dict[str, Any], index: int) -> AskSession:
 
 def _act(session: AskSession, client: dict[str, Any]) -> None:
     if "answer" in client:
-        card = engine.session_state(session)["current_card"]
+        card = session_state(session)["current_card"]
         card_id = client.get("card_id") or (card["id"] if card else "")
         engine.answer_submit(session=session, card_id=card_id, text=client["answer"])
     elif "message" in client:
@@ -141,8 +139,8 @@ def _subsequence(wanted: list[str], got: list[str]) -> bool:
 
 
 def _observed(session: AskSession, since_seq: int, error: str) -> dict[str, Any]:
-    thread = engine.thread_state(session)
-    state = engine.session_state(session)
+    thread = thread_state(session)
+    state = session_state(session)
     session.refresh_from_db()
     guard = thread["pending_guard"]
     logged = list(

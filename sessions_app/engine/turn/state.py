@@ -12,10 +12,10 @@ from typing import Any
 
 from psychologist.llm.registry import binding_for_agent
 from sessions_app import texts
-from sessions_app.engine.crisis import resources_text, session_resources
-from sessions_app.engine.dealer import TurnResult, answered_pairs, current_card, undealt_card
-from sessions_app.engine.flows import CRISIS_FLOW, flow_get, pending_guard
-from sessions_app.engine.graph import StateNode, path_nodes, workline_path
+from sessions_app.engine.cards.dealer import TurnResult, answered_pairs, current_card, undealt_card
+from sessions_app.engine.crisis.escalation import resources_text, session_resources
+from sessions_app.engine.flows.validator import CRISIS_FLOW, flow_get, pending_guard
+from sessions_app.engine.graph.tree import StateNode, path_nodes, workline_path
 from sessions_app.engine.homework import closing_homework
 from sessions_app.models import AskMessage, AskSession
 

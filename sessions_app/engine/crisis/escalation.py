@@ -19,13 +19,13 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from sessions_app import texts
-from sessions_app.engine import lexicon
-from sessions_app.engine.dealer import CRISIS, SCREENING, Draft, Turn, new_card, profile_of
-from sessions_app.engine.flows import CRISIS_FLOW, intent_detour
+from sessions_app.engine.cards.dealer import CRISIS, SCREENING, Draft, Turn, new_card, profile_of
+from sessions_app.engine.crisis.screening import screening_allowed, screening_start
+from sessions_app.engine.flows.validator import CRISIS_FLOW, intent_detour
+from sessions_app.engine.language import detectors
 from sessions_app.engine.safety import Assessment, Finding, Verdict, detector_version, judge
 from sessions_app.engine.safety.verdict import RECENT_MESSAGES
-from sessions_app.engine.screening import screening_allowed, screening_start
-from sessions_app.engine.titles import session_title_neutral
+from sessions_app.engine.turn.titles import session_title_neutral
 from sessions_app.events import EventSpec, EventType, actor_label
 from sessions_app.models import (
     AskMessage,
@@ -219,7 +219,7 @@ def safety_net(
         return True
     # The words themselves worry the net (not only the conversation they close).
     turn.worried = verdict.source != "conversation"
-    if verdict.source == "learned" and lexicon.detect_fatigue(text, session.locale):
+    if verdict.source == "learned" and detectors.detect_fatigue(text, session.locale):
         return False  # "I'm exhausted, I don't want to continue": the session, not a life
     if counselor_present or not screening_allowed(session, verdict, card):
         return False
@@ -336,7 +336,7 @@ def risk_escalate(
 ) -> None:
     """The one path by which risk rises into a crisis (SPEC §3, QUALITY C2), whoever raised it:
     the net, the screener, the safety model or the Analyst (`crisis_escalate`), the service
-    role, a counselor or ops (`engine.risk.risk_escalate_by`). Raises the level, switches the
+    role, a counselor or ops (`risk_by_hand.risk_escalate_by`). Raises the level, switches the
     session to the crisis flow, starts the escalation clock, alerts the on-duty counselors and
     records one `risk.escalated` event (with `detected`: what the net saw — its rule ids, its
     version, its score); with `deal`, the client gets the crisis resources and the safety card.

@@ -21,7 +21,7 @@ from functools import cache
 
 import pymorphy3
 
-from sessions_app.engine.flows import state_json_split
+from sessions_app.engine.flows.validator import state_json_split
 
 # --- sentences ----------------------------------------------------------------------------------
 

@@ -1,11 +1,11 @@
 """One more opinion (SPEC §3 Crisis): with a model configured, the `safety` model reads each
 client message once the message is committed, and can raise the risk, never lower it.
 
-The local layers (`engine/safety`, through `crisis.safety_net`) run inside the transaction
+The local layers (`engine/safety`, through `escalation.safety_net`) run inside the transaction
 that stores the words. This runs after that commit, with no transaction open, under a short
 timeout (`LLM_SAFETY_TIMEOUT_SECONDS` per attempt, one retry), and is metered like every call.
 A verdict of L3/L4 with at least MIN_CONFIDENCE, on a session that stands lower, escalates in a
-second short transaction through `crisis.crisis_escalate(source="model")`. A failure, refusal,
+second short transaction through `escalation.crisis_escalate(source="model")`. A failure, refusal,
 truncation or timeout changes nothing: the local layers stand alone, and a silent second
 opinion pages nobody (`risk_unassessed` is the Analyst's). The offline engine and scripted
 replays are not asked at all: no call, no cost.
@@ -22,10 +22,10 @@ from django.db import transaction
 from psychologist.llm.identity import opaque_user_id
 from psychologist.llm.service import complete, model_serves
 from psychologist.llm.types import LLMError, LLMRequest, Message, ToolSpec
-from sessions_app.engine import crisis
-from sessions_app.engine.dealer import CRISIS, Turn, current_card, session_locked
-from sessions_app.engine.flows import CRISIS_FLOW
-from sessions_app.engine.hygiene import client_data
+from sessions_app.engine.agents.hygiene import client_data
+from sessions_app.engine.cards.dealer import CRISIS, Turn, current_card, session_locked
+from sessions_app.engine.crisis import escalation
+from sessions_app.engine.flows.validator import CRISIS_FLOW
 from sessions_app.events import EventType
 from sessions_app.models import AskSession, RiskLevel
 
@@ -112,7 +112,7 @@ def second_opinion(session: AskSession, text: str) -> AskSession | None:
 
 
 def _worth_asking(session: AskSession) -> bool:
-    if crisis.risk_now(session) >= RiskLevel.L4:
+    if escalation.risk_now(session) >= RiskLevel.L4:
         return False  # nothing left to raise
     card = current_card(session)
     if card is not None and card["kind"] == CRISIS:
@@ -148,14 +148,14 @@ def _escalate(session_id: object, verdict: Verdict) -> AskSession | None:
     locked = session_locked(session_id)
     if not locked.is_active or locked.is_deleted:
         return None
-    if crisis.risk_now(locked) >= verdict.level:
+    if escalation.risk_now(locked) >= verdict.level:
         return None  # raised meanwhile (the net, the Analyst, a counselor): never lowered here
     turn = Turn(locked)
     categories = [verdict.category] if verdict.category != "none" else []
     if locked.current_intent_code == CRISIS_FLOW:
         # Already in the crisis flow, resources shown and counselors paged: the level rises and
         # is recorded, and the conversation with the crisis flow goes on (as the net does).
-        previous, current = crisis.risk_raise(turn, verdict.level)
+        previous, current = escalation.risk_raise(turn, verdict.level)
         turn.event(
             EventType.RISK_ESCALATED,
             level=current,
@@ -166,7 +166,7 @@ def _escalate(session_id: object, verdict: Verdict) -> AskSession | None:
             spans=[],
         )
     else:
-        crisis.crisis_escalate(
+        escalation.crisis_escalate(
             turn,
             source="model",
             level=verdict.level,

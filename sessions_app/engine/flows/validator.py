@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessions_app.engine import lexicon
-from sessions_app.engine.dealer import Turn
-from sessions_app.engine.flow_files import BUILTIN_FLOWS, FLOWS_DIR, flow_files_load
+from sessions_app.engine.cards.dealer import Turn
+from sessions_app.engine.flows.files import BUILTIN_FLOWS, FLOWS_DIR, flow_files_load
+from sessions_app.engine.language import detectors
 from sessions_app.engine.safety import crisis_escalates
 from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.events import EventSpec, EventType
@@ -319,6 +319,6 @@ def route(*, text: str, locale: str, intent: str) -> str:
     another domain (a booking, a check-in) keeps its own words about days and times."""
     if intent != CRISIS_FLOW and crisis_escalates(text, locale):
         return CRISIS_FLOW
-    if intent == SESSION_FLOW and lexicon.detect_reschedule(text, locale):
+    if intent == SESSION_FLOW and detectors.detect_reschedule(text, locale):
         return SCHEDULER_FLOW
     return intent

@@ -9,16 +9,18 @@ import unicodedata
 from typing import Any
 
 from sessions_app import texts
-from sessions_app.engine import crisis, language, lexicon, scheduler, screening
-from sessions_app.engine.batch import Pending
-from sessions_app.engine.close import session_close_in
-from sessions_app.engine.dealer import SCHEDULER, SCREENING, Turn
-from sessions_app.engine.flows import (
+from sessions_app.engine.cards.batch import Pending
+from sessions_app.engine.cards.dealer import SCHEDULER, SCREENING, Turn
+from sessions_app.engine.closing.end import session_close_in
+from sessions_app.engine.crisis import escalation, screening
+from sessions_app.engine.flows import scheduler
+from sessions_app.engine.flows.validator import (
     SCHEDULER_FLOW,
     Move,
     route,
     session_move_validate,
 )
+from sessions_app.engine.language import detectors, identify
 from sessions_app.errors import invalid
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession
@@ -52,7 +54,7 @@ def client_words(
     card = card or {"queue": [], "kind": "", "slot": ""}
     if not card.get("slot"):  # a name or a phone number for a slot says nothing of language
         language_follow(turn, text)
-    if crisis.safety_net(turn, text, card=card, message_id=message.pk):
+    if escalation.safety_net(turn, text, card=card, message_id=message.pk):
         return None
     if card["kind"] == SCREENING:
         return _screening_answered(turn, text, card, message)
@@ -62,8 +64,8 @@ def client_words(
     scheduling = card["kind"] == SCHEDULER or intent == SCHEDULER_FLOW
     if scheduling and not _schedule(turn, text, card):
         return None
-    fatigue = lexicon.detect_fatigue(text, session.locale)
-    meta = lexicon.detect_meta(text, session.locale)
+    fatigue = detectors.detect_fatigue(text, session.locale)
+    meta = detectors.detect_meta(text, session.locale)
     queue = card.get("queue") or []
     if queue and not (fatigue or meta):
         links = {"batch": card.get("batch"), "analysis": card.get("analysis")}
@@ -82,10 +84,10 @@ def _screening_answered(
     if outcome == "ask":
         return None
     if outcome == "escalate":
-        crisis.crisis_escalate(turn, source="screening", level=level)
+        escalation.crisis_escalate(turn, source="screening", level=level)
         return None
     if outcome == "review":
-        crisis.screening_review(turn)
+        escalation.screening_review(turn)
     queue = card.get("queue") or []
     if queue:
         turn.deal(queue[0], queue[1:], batch=card.get("batch"), analysis=card.get("analysis"))
@@ -103,7 +105,7 @@ def language_follow(turn: Turn, text: str) -> None:
     """A client who writes in another language than the session's is answered in the language
     it writes (SPEC §3): from this text on, every card, reply and crisis line. Text too short to
     tell ("ok") keeps the session's language."""
-    written = language.detect(text)
+    written = identify.detect(text)
     if written and written != texts.lang_of(turn.session.locale):
         turn.set(locale=written)
 

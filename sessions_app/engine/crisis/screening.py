@@ -24,8 +24,8 @@ from typing import Any
 from django.utils import timezone
 
 from sessions_app import texts
-from sessions_app.engine.dealer import SCREENING, Turn, new_card
-from sessions_app.engine.flows import CRISIS_FLOW
+from sessions_app.engine.cards.dealer import SCREENING, Turn, new_card
+from sessions_app.engine.flows.validator import CRISIS_FLOW
 from sessions_app.engine.safety import Verdict, detector_version, normalize
 from sessions_app.events import EventType
 from sessions_app.models import AskSession

@@ -1,7 +1,7 @@
 """The agents' prompts (SPEC §3, session design §8.2, §9.2–9.3, §10.1).
 
 A request is a stable prefix — system prompt, rules, the client's profile — that the anthropic
-provider marks for caching, then the materialized conversation (`graph.materialize`: only the
+provider marks for caching, then the materialized conversation (`graph.tree.materialize`: only the
 active branch), then one final user turn with this turn's facts. Client words travel only as
 data: quoted inside tags they cannot close, never as instructions.
 """
@@ -15,7 +15,7 @@ from django.utils.translation import get_language_info, gettext_noop
 
 from psychologist.llm.types import Message
 from sessions_app import texts
-from sessions_app.engine.hygiene import client_data
+from sessions_app.engine.agents.hygiene import client_data
 from sessions_app.models import UserProfile
 
 # The Narrator's first words, in the client's language (its catalogs carry ru and zh_Hans).

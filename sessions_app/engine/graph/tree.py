@@ -19,8 +19,8 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from psychologist.llm.budget import estimate_tokens
-from sessions_app.engine.branch import FIELDS as STATE_FIELDS
-from sessions_app.engine.branch import head_left, state_follow
+from sessions_app.engine.graph.branch import FIELDS as STATE_FIELDS
+from sessions_app.engine.graph.branch import head_left, state_follow
 from sessions_app.errors import invalid
 from sessions_app.events import EventType, event_by, session_length_check
 from sessions_app.models import (

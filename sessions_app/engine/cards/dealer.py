@@ -20,8 +20,8 @@ from typing import Any, TypedDict
 from django.utils import timezone
 
 from sessions_app import models as session_models
-from sessions_app.engine.branch import BEFORE, state_snapshot
-from sessions_app.engine.graph import workline_ensure_main, workline_path
+from sessions_app.engine.graph.branch import BEFORE, state_snapshot
+from sessions_app.engine.graph.tree import workline_ensure_main, workline_path
 from sessions_app.errors import invalid
 from sessions_app.events import (
     EventSpec,
@@ -84,7 +84,7 @@ def session_locked(session_id: Any, *, with_recent: bool = False) -> AskSession:
     no row comes back, and the session is read again — now, under the lock. One query when
     nobody else is writing, two after a wait (QUALITY P1). `with_recent` also joins the head's
     three ancestors, where the client's last words are, for the safety net's reading of the
-    conversation (`crisis.recent_client_texts`) — in the same statement."""
+    conversation (`escalation.recent_client_texts`) — in the same statement."""
     head = "active_workline__head"
     joins = f"{head}__parent__parent__parent" if with_recent else head
     locked = list(
@@ -177,7 +177,7 @@ class Turn:
     opened: dict[str, Any] = field(init=False)
     stamped: dict[str, Any] | None = field(init=False, default=None)
     # The safety net's worry about what the client just said, short of a crisis (the band):
-    # an answer to the screener that worries it counts as a yes (engine/screening.py).
+    # an answer to the screener that worries it counts as a yes (engine/crisis/screening.py).
     worried: bool = field(init=False, default=False)
     # The head when the turn began (with its ancestors, when the lock joined them).
     began_at: AskMessage | None = field(init=False, default=None)

@@ -21,9 +21,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from sessions_app.engine import crisis
-from sessions_app.engine.batch import Pending, batch_run
-from sessions_app.engine.dealer import (
+from sessions_app.engine.cards.batch import Pending, batch_run
+from sessions_app.engine.cards.dealer import (
     CLOSING_RESERVE,
     Draft,
     Turn,
@@ -32,7 +31,8 @@ from sessions_app.engine.dealer import (
     message_limit,
     session_locked,
 )
-from sessions_app.engine.words import text_clean
+from sessions_app.engine.crisis import escalation
+from sessions_app.engine.turn.routing import text_clean
 from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.events import EventSpec, EventType, actor_label, event_append
 from sessions_app.models import AskMessage, AskSession, SessionEvent
@@ -190,7 +190,7 @@ def client_words_to_counselor(turn: Turn, text: str) -> AskMessage:
     turn.event(
         EventType.MESSAGE_RECEIVED, "client", message_id=message.pk, chars=len(text), to="counselor"
     )
-    crisis.safety_net(turn, text, message_id=message.pk, counselor_present=True)
+    escalation.safety_net(turn, text, message_id=message.pk, counselor_present=True)
     return message
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from sessions_app.engine.crisis import risk_now
-from sessions_app.engine.dealer import Turn
+from sessions_app.engine.cards.dealer import Turn
+from sessions_app.engine.crisis.escalation import risk_now
 from sessions_app.events import EventType
 from sessions_app.models import AskSession
 from sessions_app.signals import session_closed

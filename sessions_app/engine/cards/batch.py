@@ -16,8 +16,9 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy
 
 from sessions_app import texts
-from sessions_app.engine import agents, crisis, human, language, prompts
-from sessions_app.engine.dealer import (
+from sessions_app.engine.agents import calls, prompts
+from sessions_app.engine.agents.hygiene import client_text
+from sessions_app.engine.cards.dealer import (
     CLOSING_RESERVE,
     COMPLETION,
     FALLBACK,
@@ -35,7 +36,9 @@ from sessions_app.engine.dealer import (
     profile_of,
     session_locked,
 )
-from sessions_app.engine.flows import (
+from sessions_app.engine.counselor import analyst_context
+from sessions_app.engine.crisis import escalation
+from sessions_app.engine.flows.validator import (
     CRISIS_FLOW,
     SESSION_FLOW,
     FlowDef,
@@ -44,9 +47,9 @@ from sessions_app.engine.flows import (
     pending_guard,
     session_move_validate,
 )
-from sessions_app.engine.graph import QUESTIONS, Materialized, asked_in, materialize
-from sessions_app.engine.hygiene import client_text
-from sessions_app.engine.start import last_sessions
+from sessions_app.engine.graph.tree import QUESTIONS, Materialized, asked_in, materialize
+from sessions_app.engine.language import identify
+from sessions_app.engine.turn.opening import last_sessions
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession
 
@@ -92,7 +95,7 @@ class Inputs:
 
 def _inputs(session: AskSession, pending: Pending, branch: Materialized) -> Inputs:
     chain = batch_messages(session, pending.since_id)
-    pairs = human.human_recap(chain) if pending.human else answered_pairs(chain)
+    pairs = analyst_context.human_recap(chain) if pending.human else answered_pairs(chain)
     first = chain[0] if chain else None
     asked = list(first.payload.get("asked") or []) if first and first.kind == "analysis" else []
     # Every question on the path root → head, whichever batch asked it: none is asked twice
@@ -118,7 +121,7 @@ def _inputs(session: AskSession, pending: Pending, branch: Materialized) -> Inpu
         },
         "client_seems_tired": pending.fatigue,
         "client_asks_about_the_system": pending.meta,
-        **human.guidance_facts(session, handed_back=pending.human),
+        **analyst_context.guidance_facts(session, handed_back=pending.human),
     }
     context = {
         "locale": session.locale,
@@ -162,9 +165,9 @@ def batch_run(session: AskSession, pending: Pending) -> TurnResult:
     branch = materialize(session)
     inputs = _inputs(session, pending, branch)
     # Russian cards agree with the client ("ты застряла"): its gender from its own words.
-    gender = language.russian_gender(m["content"] for m in branch.messages if m["role"] == "user")
+    gender = identify.russian_gender(m["content"] for m in branch.messages if m["role"] == "user")
     inputs.context["gender"] = gender
-    analyst = agents.analyst_ask(
+    analyst = calls.analyst_ask(
         session,
         profile=inputs.profile,
         facts=inputs.facts,
@@ -189,7 +192,7 @@ def batch_run(session: AskSession, pending: Pending) -> TurnResult:
             "turn_count": session.turn_count,
             "gender": gender,
         }
-        narration = agents.narrator_ask(session, facts=facts, branch=branch)
+        narration = calls.narrator_ask(session, facts=facts, branch=branch)
     return _batch_persist(session.pk, pending, inputs, analyst, output, narration)
 
 
@@ -213,9 +216,9 @@ def _batch_persist(
     session_id: Any,
     pending: Pending,
     inputs: Inputs,
-    analyst: agents.AgentReply,
+    analyst: calls.AgentReply,
     output: dict[str, Any] | None,
-    narration: agents.AgentReply | None,
+    narration: calls.AgentReply | None,
 ) -> TurnResult:
     locked = session_locked(session_id)
     head = head_of(locked)
@@ -234,10 +237,10 @@ def _batch_persist(
     return TurnResult(locked, current_card(locked), failure=failure)
 
 
-def _failed(turn: Turn, analyst: agents.AgentReply, pending: Pending) -> None:
+def _failed(turn: Turn, analyst: calls.AgentReply, pending: Pending) -> None:
     turn.event(EventType.ANALYST_FAILED, code=analyst.failure)
     if analyst.incomplete:
-        crisis.risk_unassessed(turn, reason=analyst.failure, agent="analyst")
+        escalation.risk_unassessed(turn, reason=analyst.failure, agent="analyst")
     card = new_card(texts.text("fallback", turn.session.locale), FALLBACK)
     cards = _checked_in(turn.session, pending, [card])
     turn.open_batch(cards, engine="engine", failure=analyst.failure)
@@ -258,17 +261,17 @@ def _applied(
     turn: Turn,
     pending: Pending,
     inputs: Inputs,
-    analyst: agents.AgentReply,
+    analyst: calls.AgentReply,
     output: dict[str, Any],
-    narration: agents.AgentReply | None,
+    narration: calls.AgentReply | None,
 ) -> None:
     session = turn.session
     analysis = _analysis_record(turn, inputs, analyst, output)
     if output["crisis_signal"] and session.current_intent_code != CRISIS_FLOW:
-        crisis.crisis_escalate(turn, source="analyst")
+        escalation.crisis_escalate(turn, source="analyst")
         return
     if narration is not None and narration.incomplete:
-        crisis.risk_unassessed(turn, reason=narration.failure, agent="narrator")
+        escalation.risk_unassessed(turn, reason=narration.failure, agent="narrator")
     _move(turn, inputs.flow, output)
     ready, reason = pacing_decide(session, output, pending)
     if inputs.as_written:
@@ -290,7 +293,7 @@ def _applied(
 
 
 def _analysis_record(
-    turn: Turn, inputs: Inputs, analyst: agents.AgentReply, output: dict[str, Any]
+    turn: Turn, inputs: Inputs, analyst: calls.AgentReply, output: dict[str, Any]
 ) -> AskMessage:
     """The Analyst's raw output, kept beside the cards (the sandbox shows both); its mood."""
     asked = [*inputs.asked, *output["questions"]][-ASKED_KEPT:]
@@ -347,7 +350,7 @@ def _cards(
     flow: FlowDef,
     output: dict[str, Any],
     pending: Pending,
-    narration: agents.AgentReply | None,
+    narration: calls.AgentReply | None,
 ) -> list[dict[str, Any]]:
     session = turn.session
     cards = _guard_cards(flow, session)

@@ -7,7 +7,7 @@ models) and from `manage.py load_flows` (with the live ones).
 
 `reply_as_written` (a boolean on the flow, and on a step to override it): the agent's own reply
 is shown to the client as written — a booking or scheduling flow — instead of being rephrased
-into the Narrator's question cards (`engine/batch.py`).
+into the Narrator's question cards (`engine/cards/batch.py`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 import jsonschema
 from django.db import transaction
 
-FLOWS_DIR = Path(__file__).resolve().parent.parent / "flows"
+FLOWS_DIR = Path(__file__).resolve().parents[2] / "flows"
 SCHEMA_PATH = FLOWS_DIR / "flow.schema.json"
 BUILTIN_FLOWS = ("reflection_session", "scheduler", "crisis")
 
@@ -142,6 +142,11 @@ def flow_files_load(paths: list[Path | str], *, models: FlowModels | None = None
         for data in parsed:
             flow_upsert(data, models=models)
     return [data["code"] for data in parsed]
+
+
+def flow_data_load(data: Any, *, source: str = "flow") -> Any:
+    """Check one flow given as data and store it (an evaluation scenario's own flow)."""
+    return flow_upsert(flow_data_check(data, source=source), models=live_models())
 
 
 def builtin_flow_paths() -> list[Path]:

@@ -17,9 +17,10 @@ from django.utils import timezone
 from django.utils.translation import ngettext_lazy
 
 from sessions_app import texts
-from sessions_app.engine import agents, homework, language, lexicon, prompts
-from sessions_app.engine.close import session_close_in
-from sessions_app.engine.dealer import (
+from sessions_app.engine import homework
+from sessions_app.engine.agents import calls, prompts
+from sessions_app.engine.agents.hygiene import client_text
+from sessions_app.engine.cards.dealer import (
     LAST_THING,
     SCHEDULER,
     Draft,
@@ -32,14 +33,15 @@ from sessions_app.engine.dealer import (
     require_active,
     session_locked,
 )
-from sessions_app.engine.flows import SCHEDULER_FLOW, flow_get, pending_guard
-from sessions_app.engine.graph import session_messages, workline_path
-from sessions_app.engine.handoff import counselor_speaking_refuse
-from sessions_app.engine.hygiene import client_text
-from sessions_app.engine.scheduler import next_session_date, scheduler_resume
-from sessions_app.engine.shown import marked, shown_note, shown_summary
-from sessions_app.engine.start import last_sessions
-from sessions_app.engine.words import client_words, escalated, text_clean
+from sessions_app.engine.closing.end import session_close_in
+from sessions_app.engine.closing.shown import marked, shown_note, shown_summary
+from sessions_app.engine.counselor.handoff import counselor_speaking_refuse
+from sessions_app.engine.flows.scheduler import next_session_date, scheduler_resume
+from sessions_app.engine.flows.validator import SCHEDULER_FLOW, flow_get, pending_guard
+from sessions_app.engine.graph.tree import session_messages, workline_path
+from sessions_app.engine.language import detectors, identify
+from sessions_app.engine.turn.opening import last_sessions
+from sessions_app.engine.turn.routing import client_words, escalated, text_clean
 from sessions_app.errors import invalid
 from sessions_app.events import EventType
 from sessions_app.models import (
@@ -66,8 +68,8 @@ def session_end(*, session: AskSession) -> TurnResult:
     card. Safe to call again if a crash left the closing half done."""
     locked = _closing_begin(session.pk)
     facts, pairs, profile = _closing_inputs(locked)
-    summary = agents.summarizer_ask(locked, profile=profile, facts=facts, pairs=pairs)
-    line = agents.narrator_ask(locked, facts={**facts, "closing": True, "questions": []})
+    summary = calls.summarizer_ask(locked, profile=profile, facts=facts, pairs=pairs)
+    line = calls.narrator_ask(locked, facts={**facts, "closing": True, "questions": []})
     return _closing_deliver(locked.pk, summary, line, facts)
 
 
@@ -124,7 +126,7 @@ def _closing_inputs(session: AskSession) -> tuple[dict[str, Any], list[dict[str,
     answers = [pair["answer"] for pair in pairs]
     # The whole session's trend, read as the summary reads it: the closing line says "lighter"
     # only when the client's words did get lighter.
-    mood = lexicon.session_mood(answers, session.locale)
+    mood = detectors.session_mood(answers, session.locale)
     # A session that escalated was a crisis, whatever the words' trend: never "even".
     escalated = session.intervention_triggered
     facts = {
@@ -135,10 +137,10 @@ def _closing_inputs(session: AskSession) -> tuple[dict[str, Any], list[dict[str,
         "mood_delta": "declining" if escalated else mood,
         "crisis": escalated,
         "topic": _shown_topic(session),
-        "fatigue": any(lexicon.detect_fatigue(a, session.locale) for a in answers[-2:]),
+        "fatigue": any(detectors.detect_fatigue(a, session.locale) for a in answers[-2:]),
         "next_session_date": when.isoformat() if when else None,
         "today": timezone.now().astimezone(profile_zone(profile)).date().isoformat(),
-        "gender": language.russian_gender(answers),
+        "gender": identify.russian_gender(answers),
     }
     return facts, pairs, prompts.profile_block(profile, last_sessions(session))
 
@@ -151,7 +153,7 @@ def _shown_topic(session: AskSession) -> str:
 
 @transaction.atomic
 def _closing_deliver(
-    session_id: Any, summary: agents.AgentReply, line: agents.AgentReply, facts: dict[str, Any]
+    session_id: Any, summary: calls.AgentReply, line: calls.AgentReply, facts: dict[str, Any]
 ) -> TurnResult:
     locked = session_locked(session_id)
     card = current_card(locked)
@@ -179,7 +181,7 @@ def _closing_deliver(
     return TurnResult(locked, current_card(locked), failure=summary.failure or line.failure)
 
 
-def _record(turn: Turn, summary: agents.AgentReply, facts: dict[str, Any]) -> None:
+def _record(turn: Turn, summary: calls.AgentReply, facts: dict[str, Any]) -> None:
     """Stage 1: the session's record and the profile. A summarizer that failed leaves a plain
     factual record instead; the session still closes."""
     session = turn.session
@@ -226,7 +228,7 @@ def _profile_update(session: AskSession, insights: list[str]) -> None:
     )
 
 
-def _closing_line(line: agents.AgentReply, facts: dict[str, Any], locale: str) -> str:
+def _closing_line(line: calls.AgentReply, facts: dict[str, Any], locale: str) -> str:
     """Stage 2: the Narrator's warm line — and the next session's day, always."""
     text = client_text((line.output or {}).get("closing_line")) if line.ok else ""
     when = facts["next_session_date"]
@@ -302,3 +304,12 @@ def _see_you(session: AskSession) -> str:
         return texts.text("see_you_later", session.locale)
     weekday = texts.weekday_name(when.isoweekday(), session.locale)
     return texts.text("see_you", session.locale, weekday=weekday)
+
+
+def summary_partial_ask(
+    *, session: AskSession, facts: dict[str, Any], pairs: list[dict[str, str]]
+) -> calls.AgentReply:
+    """The summarizer over a session that never reached its closing (the abandoned-session job):
+    the client's profile with no earlier sessions, and the facts and pairs the caller read."""
+    profile = prompts.profile_block(profile_of(session), [])
+    return calls.summarizer_ask(session, profile=profile, facts=facts, pairs=pairs)

@@ -16,14 +16,14 @@ from typing import Any
 from django.utils import timezone
 
 from sessions_app import texts
-from sessions_app.engine import lexicon
-from sessions_app.engine.dealer import SCHEDULER, Draft, Turn, new_card, profile_of
-from sessions_app.engine.flows import (
+from sessions_app.engine.cards.dealer import SCHEDULER, Draft, Turn, new_card, profile_of
+from sessions_app.engine.flows.validator import (
     SCHEDULER_FLOW,
     Move,
     intent_detour,
     session_move_validate,
 )
+from sessions_app.engine.language import detectors
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, Notification, UserProfile, profile_zone
 
@@ -83,7 +83,7 @@ class Slot:
 
 def slot_parse(text: str, profile: UserProfile) -> Slot:
     """The new weekday (and time) the client asks for; a negated day is the old one."""
-    clean = lexicon.normalize(text)
+    clean = detectors.normalize(text)
     found: list[tuple[int, int]] = []
     for weekday, stems in WEEKDAY_STEMS.items():
         for stem in stems:

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from sessions_app.engine.graph import _locked, workline_path
+from sessions_app.engine.graph.tree import _locked, workline_path
 from sessions_app.errors import invalid
 from sessions_app.events import EventType, event_by
 from sessions_app.models import AskMessage, AskSession, SpinOffProposal, Workline

@@ -29,15 +29,16 @@ from psychologist.llm.types import (
     ToolSpec,
 )
 from sessions_app import texts
-from sessions_app.engine import homework, prompts
-from sessions_app.engine.flows import state_json_split
-from sessions_app.engine.graph import Materialized, materialize
-from sessions_app.engine.schemas import (
+from sessions_app.engine import homework
+from sessions_app.engine.agents import prompts
+from sessions_app.engine.agents.schemas import (
     ANALYST_DEFAULTS,
     ANALYST_OUTPUT,
     NARRATOR_OUTPUT,
     SUMMARY_OUTPUT,
 )
+from sessions_app.engine.flows.validator import state_json_split
+from sessions_app.engine.graph.tree import Materialized, materialize
 from sessions_app.models import AskSession
 
 logger = logging.getLogger(__name__)

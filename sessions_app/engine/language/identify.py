@@ -19,8 +19,8 @@ from functools import cache, lru_cache
 import pymorphy3
 from lingua import Language, LanguageDetector, LanguageDetectorBuilder
 
-from sessions_app.engine import lexicon
-from sessions_app.engine.lexicon import CJK
+from sessions_app.engine.language import detectors
+from sessions_app.engine.language.detectors import CJK
 
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 LATIN = re.compile(r"[A-Za-z]")
@@ -46,7 +46,7 @@ def _lingua() -> LanguageDetector:
 def warm() -> None:
     """Load now what the first client text of a process would wait for: jieba's dictionary
     (half a second) and the language detector. The ASGI application calls it at start."""
-    lexicon.words("你好")
+    detectors.words("你好")
     detect("warming up the language detector")
     _morph()
 
@@ -65,7 +65,7 @@ def normal_form(word: str) -> str:
 
 def detect(text: str) -> str | None:
     """ "en", "ru", "zh", or None when the text is too short or mixed to tell."""
-    text = lexicon.analysed(text)
+    text = detectors.analysed(text)
     cjk, cyrillic, latin = (len(p.findall(text)) for p in (CJK, CYRILLIC, LATIN))
     # A Chinese character carries about a word: weighed against letters, it counts three.
     if cjk >= MIN_CJK and cjk * 3 >= cyrillic + latin:
@@ -85,7 +85,7 @@ def russian_gender(texts: Iterable[str]) -> str:
     """The gender the client's first-person Russian agrees in, by majority; "" when unknown."""
     votes: Counter[str] = Counter()
     for text in texts:
-        votes.update(_text_genders(lexicon.analysed(str(text))))
+        votes.update(_text_genders(detectors.analysed(str(text))))
     if votes[FEMININE] == votes[MASCULINE]:
         return ""
     return FEMININE if votes[FEMININE] > votes[MASCULINE] else MASCULINE

@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
-from config.settings import *  # noqa: F403
-from config.settings import DATABASES, Q_CLUSTER, REST_FRAMEWORK
+# `make test` runs the suite in parallel (pytest-xdist): each worker process has its own test
+# database (pytest-django suffixes its name with the worker's id; on SQLite, a file per process,
+# below) and its own Redis database, so that one worker's cache, throttle counters and channel
+# groups never meet another's. Set before the project's settings read REDIS_URL; servers the
+# tests start inherit it.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _WORKER and os.environ.get("REDIS_URL"):
+    os.environ["REDIS_URL"] = re.sub(
+        r"(/\d*)?$", f"/{int(_WORKER.removeprefix('gw')) + 1}", os.environ["REDIS_URL"], count=1
+    )
+
+from config.settings import *  # noqa: E402, F403
+from config.settings import DATABASES, Q_CLUSTER, REST_FRAMEWORK  # noqa: E402
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 Q_CLUSTER = {**Q_CLUSTER, "sync": True}

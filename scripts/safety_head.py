@@ -47,7 +47,7 @@ SPLIT = ("train.jsonl", "round9.jsonl")  # a third of each is dev
 LANGUAGES = ("en", "ru", "zh")
 HIDDEN, DROPOUT, WEIGHT_DECAY, EPOCHS, LEARNING_RATE, BATCH = 128, 0.3, 1e-3, 40, 3e-3, 64
 SEEDS = (0, 1, 2)
-ESCALATE_FALSE_ALARMS = 0.01
+ESCALATE_FALSE_ALARMS = 0.005
 TRUST_FALSE_ALARMS = 0.015
 # Per language: the English head scores ordinary English self-criticism and worries higher
 # than the other two do theirs (8 of 150 answers of the ordinary personas screened at 15 %, 2

@@ -52,6 +52,9 @@ class Assessment:
     findings: tuple[Finding, ...] = ()
     level: str | None = None
     categories: frozenset[Category] = field(default_factory=frozenset)
+    # A time ("tonight") or an explicit plan among the findings: what makes an act imminent.
+    timed: bool = False
+    planned: bool = False
 
     @property
     def positive(self) -> bool:
@@ -532,10 +535,13 @@ def _assessed(text: str, locale: str, context: bool) -> Assessment:
         for rule, code, v, start, end in sorted(hits, key=lambda h: h[2].starts[h[3]])
     )
     categories = frozenset(f.category for f in findings)
+    planned = any(h[0].plan for h in hits)
     return Assessment(
         findings,
-        severity(categories, plan=any(h[0].plan for h in hits), timed=bool(times)),
+        severity(categories, plan=planned, timed=bool(times)),
         categories,
+        timed=bool(times),
+        planned=planned,
     )
 
 

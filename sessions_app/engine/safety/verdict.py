@@ -98,7 +98,9 @@ def judge(
         imminent = severe >= head.severe_threshold
         return "L4" if rules_level == "L4" or imminent else (rules_level or "L3")
 
-    ambiguous = not (assessment.categories - ACTS)
+    # An act alone is ambiguous; an act with a time or an explicit plan is not: "bought the
+    # pills, taking them all tonight".
+    ambiguous = not (assessment.categories - ACTS) and not (assessment.timed or assessment.planned)
     if assessment.positive and (context or (reading.crisis >= limits.trust and not ambiguous)):
         return verdict(ESCALATE, assessment.level, "rules")  # the rules' severity is SPEC's
     if reading.crisis >= limits.escalate:

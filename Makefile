@@ -94,13 +94,15 @@ serve-prod: install
 	trap 'trap - INT TERM EXIT; kill -TERM $$web $$worker 2>/dev/null; wait' INT TERM EXIT; \
 	wait -n $$web $$worker
 
-# The suite on every core (pytest-xdist: a test database and a Redis database per worker, a
-# file's tests on one worker), then the browser tests on their own (each drives Chromium against
-# a daphne subprocess: they gain nothing from sharing two cores with the rest).
+# The suite on every core (pytest-xdist: a test database and a Redis database per worker), then
+# the browser tests on their own (each drives Chromium against a daphne subprocess: they gain
+# nothing from sharing two cores with the rest). `--dist load` hands the tests out in the order
+# pytest-django sorts them — database tests, then transactional ones, as Django runs them — so
+# that no test meets a table a transactional test has flushed of what the migrations put there.
 TEST_WORKERS ?= auto
 test: install
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=tests.settings
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --ignore=tests/browser $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist load --ignore=tests/browser $(PYTEST_ARGS)
 	$(BIN)/pytest tests/browser $(PYTEST_ARGS)
 
 lint: install

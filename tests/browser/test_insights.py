@@ -1,4 +1,4 @@
-"""Insights and the clinical record in a real browser (issue 15), on the demo data: a counselor
+"""Insights and the clinical record in a real browser, on the demo data: a counselor
 accepts one hypothesis and dismisses another without a reload, follows an evidence chip to the
 highlighted event; every chart draws; and no staff page logs an error or a Content-Security-
 Policy violation, or has a serious or critical axe-core finding. Screenshots go to

@@ -1,4 +1,4 @@
-"""The staff pages in English, Russian and Chinese in a real browser (issue 16): a counselor
+"""The staff pages in English, Russian and Chinese in a real browser: a counselor
 switches the language with the switcher at the foot of home, a session page and the sandbox;
 each page comes back in that language (`<html lang>`, a known heading), logs no error or CSP
 violation and has no serious or critical axe-core finding. Screenshots of each page in each

@@ -1,4 +1,4 @@
-"""The counselor's workspace in a real browser (issue 14): a crisis phrase sent through REST
+"""The counselor's workspace in a real browser: a crisis phrase sent through REST
 alerts two on-duty counselors live; the first claims, the second's queue drops it at once; the
 claimer takes over and writes, the client's REST state shows the person and no AI card comes;
 the client's reply appears on the counselor's page live; hand back resumes the AI.

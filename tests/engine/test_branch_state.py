@@ -1,4 +1,4 @@
-"""State follows the branch (SPEC §5, issue 17): a fork or a workline switch brings back the
+"""State follows the branch (SPEC §5): a fork or a workline switch brings back the
 phase, step, slots, fatigue, ready-to-close and turn count of the path root → the new head."""
 
 from __future__ import annotations

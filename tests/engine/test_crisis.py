@@ -66,7 +66,7 @@ def test_the_escalation_and_the_resources_exist_with_every_model_down(session, b
     state = answer(session, "Я не хочу больше жить")
 
     assert state["current_card"]["kind"] == "crisis_resources"
-    # Written in Russian by an English-locale client: answered in Russian (issue 16).
+    # Written in Russian by an English-locale client: answered in Russian.
     assert "Прямо сейчас можно обратиться" in state["notice"]["text"]
     session.refresh_from_db()
     assert session.final_risk_level == "L3"

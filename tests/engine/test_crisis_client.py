@@ -1,4 +1,4 @@
-"""The crisis loop as the client lives it (issue 27, SPEC §3 Crisis and Opening, QUALITY C2),
+"""The crisis loop as the client lives it (SPEC §3 Crisis and Opening, QUALITY C2),
 through REST with the offline engine:
 
 - what the client is shown never quotes crisis words back nor carries the Analyst's

@@ -1,4 +1,4 @@
-"""Flows as data (issue 5): guards checked by code, validation events, detours, STATE_JSON,
+"""Flows as data: guards checked by code, validation events, detours, STATE_JSON,
 admin edits applied on the next turn, and load_flows."""
 
 from __future__ import annotations
@@ -379,7 +379,7 @@ def test_the_analyst_is_told_the_steps_prompt_fragment_the_slots_and_the_pending
     assert '"missing_slots": ["guardian_contact"]' in final
 
 
-# --- flows from any domain (issue 17) -------------------------------------------------------
+# --- flows from any domain -------------------------------------------------------
 
 BOOKING = {
     "code": "visit_booking",

@@ -1,4 +1,4 @@
-"""The counselor's workspace at the service layer (issue 14, SPEC §1, §3 Crisis): claim, take
+"""The counselor's workspace at the service layer (SPEC §1, §3 Crisis): claim, take
 over, write, hand back, steer — and, while a person speaks, no agent and no card."""
 
 from __future__ import annotations

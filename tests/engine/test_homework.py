@@ -1,4 +1,4 @@
-"""CBT homework at the closing and the next opening (issue 18), at the engine's seam: the
+"""CBT homework at the closing and the next opening, at the engine's seam: the
 offline banks per language, the anthropic summarizer through its tool, no homework in a
 crisis, and the two-hook limit."""
 

@@ -1,4 +1,4 @@
-"""Hostile input (issue 28): a message within the text limit that costs the turn's analysers
+"""Hostile input: a message within the text limit that costs the turn's analysers
 minutes of CPU. Through REST, each hostile input gets its documented answer; below, guards that
 the analysers only ever read bounded text (their cost is printed by `bench/hostile_input.py`)."""
 

@@ -1,4 +1,4 @@
-"""The language rules under the sessions (issue 16): which language a text is in, the client's
+"""The language rules under the sessions: which language a text is in, the client's
 Russian gender, Chinese days and times, dates and counts in each language."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Three languages end to end (issue 16): whole sessions through REST with the offline engine in
+"""Three languages end to end: whole sessions through REST with the offline engine in
 English, Russian and Chinese; Russian cards that agree with the client's gender; the language
 the client writes in; notifications in the client's language."""
 

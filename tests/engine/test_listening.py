@@ -1,4 +1,4 @@
-"""An offline engine that listens (issue 17): cards that follow the client's words, claims it
+"""An offline engine that listens: cards that follow the client's words, claims it
 can support. Through REST, with the offline engine of the test settings."""
 
 from __future__ import annotations

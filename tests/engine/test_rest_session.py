@@ -1,4 +1,4 @@
-"""A whole session through REST only, with the offline engine (issue 4, first "must show")."""
+"""A whole session through REST only, with the offline engine (first "must show")."""
 
 from __future__ import annotations
 

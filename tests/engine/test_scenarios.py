@@ -1,4 +1,4 @@
-"""`manage.py run_scenarios` (issue 5): the shipped scenarios pass; a mismatch fails the run."""
+"""`manage.py run_scenarios`: the shipped scenarios pass; a mismatch fails the run."""
 
 from __future__ import annotations
 

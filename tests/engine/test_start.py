@@ -43,7 +43,7 @@ def test_a_yes_to_the_suggested_topic_takes_the_suggestion(alice):
     answer(session, "yes")
     assert thread_state(session)["slots"]["topic"] == "my sister"
     session.refresh_from_db()
-    # The title is a neutral label, never the client's words (issue 14).
+    # The title is a neutral label, never the client's words.
     assert session.session_title.startswith("Reflection · ")
 
 

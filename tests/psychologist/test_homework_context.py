@@ -1,4 +1,4 @@
-"""Done CBT homework and its entries are part of what the psychologist reads (issue 18)."""
+"""Done CBT homework and its entries are part of what the psychologist reads."""
 
 from __future__ import annotations
 

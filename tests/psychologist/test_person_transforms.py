@@ -86,7 +86,7 @@ def test_it_turns_russian_third_person_into_ty_and_vy_questions(
 
 def test_it_turns_a_russian_insight_into_a_gentle_statement() -> None:
     third = "Пользователь склонен принимать резкую мысль о себе за факт."
-    # The client's gender unknown: a neutral wording (issue 16), never "склонен(на)".
+    # The client's gender unknown: a neutral wording, never "склонен(на)".
     assert (
         grammar_ru.to_statement(third)
         == "Похоже, тебе свойственно принимать резкую мысль о себе за факт."

@@ -160,7 +160,7 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         service=403,
         anonymous=401,
     ),
-    # The counselor's workspace (issue 14): counselors who may read the session (here: its
+    # The counselor's workspace: counselors who may read the session (here: its
     # caseload counselor; alerted counselors in test_api_workspace.py) and ops; the row's
     # request makes the acting counselor the holder first where the move needs one.
     **{
@@ -181,7 +181,7 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
             ("steer", 201),
         )
     },
-    # The caller's own profile (issue 16) and its consent to the vault export: clients only,
+    # The caller's own profile and its consent to the vault export: clients only,
     # each its own; nobody reads or changes another's.
     **{
         (route, method): row(
@@ -289,7 +289,7 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
             ("psychologist:hypothesis-dismiss", "POST"),
         )
     },
-    # CBT homework (issue 18): clients their own, counselors their caseload's (read only), ops
+    # CBT homework: clients their own, counselors their caseload's (read only), ops
     # and services read all; only the task's client acts on it. Not a session route: a stranger
     # counselor gets 404 for a crisis session's task too (it learns nothing, not even "crisis").
     ("sessions:task-list", "GET"): everyone(200),
@@ -653,7 +653,7 @@ HTML_TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         service=403,
         anonymous=302,
     ),
-    # The counselor's workspace (issue 14): staff who may read (or, to claim, were alerted
+    # The counselor's workspace: staff who may read (or, to claim, were alerted
     # about) the session; each move sends them back to the session page.
     **{
         (f"pages:session-{move}", "POST"): row(
@@ -700,7 +700,7 @@ HTML_TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         )
         for move in ("answer", "message", "continue", "end", "last-thing")
     },
-    # Insights (issue 15): counselors (their caseload; an empty dashboard without one) and ops.
+    # Insights: counselors (their caseload; an empty dashboard without one) and ops.
     # For clients and services the page does not exist (404, whatever they ask for).
     ("insights:home", "GET"): row(
         owner=404,

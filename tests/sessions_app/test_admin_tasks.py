@@ -1,4 +1,4 @@
-"""CBT homework in Django admin (issue 18): listed, filtered and read — never added, edited or
+"""CBT homework in Django admin: listed, filtered and read — never added, edited or
 deleted by staff, because what a task holds is the client's."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The client's profile over REST. Its locale (issue 16): set at creation from Accept-Language,
+"""The client's profile over REST. Its locale: set at creation from Accept-Language,
 changed with PATCH, refused outside en, ru and zh. A locale is a language tag whose region is
 kept (the crisis lines are the region's): `ru-RU`, `zh-TW`; the language is one of the three.
 Its consent to the vault export: granted with PUT, withdrawn with DELETE, the client's own."""

@@ -1,4 +1,4 @@
-"""CBT homework over REST (issue 18): a session proposes it at the closing, the client accepts,
+"""CBT homework over REST: a session proposes it at the closing, the client accepts,
 fills in and finishes it, and the next session picks it up — all through the API, with the
 offline engine; the template, the transitions and who may see what."""
 

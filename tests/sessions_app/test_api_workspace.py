@@ -1,4 +1,4 @@
-"""The counselor's workspace over REST (issue 14, SPEC §1, §9): what an alerted counselor, a
+"""The counselor's workspace over REST (SPEC §1, §9): what an alerted counselor, a
 stranger, the holder and the client each get, and the OpenAPI document."""
 
 from __future__ import annotations

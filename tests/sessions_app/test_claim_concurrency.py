@@ -1,4 +1,4 @@
-"""QUALITY R3 for the counselor's workspace on PostgreSQL (issue 14): concurrent claims of one
+"""QUALITY R3 for the counselor's workspace on PostgreSQL: concurrent claims of one
 alerted session, real threads through the REST API → exactly one handoff, the others 409."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A live websocket is only as good as the credentials that opened it: a logout, a revoked or
 expired token, a browser session that ended close it within seconds; one user holds a bounded
-number of tokens and of open websockets (issue 28)."""
+number of tokens and of open websockets."""
 
 from __future__ import annotations
 

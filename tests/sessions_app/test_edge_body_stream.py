@@ -1,4 +1,4 @@
-"""QUALITY R11 through a real server (issue 28): a body over `REQUEST_MAX_BODY_BYTES` gets
+"""QUALITY R11 through a real server: a body over `REQUEST_MAX_BODY_BYTES` gets
 `413 E_PAYLOAD_TOO_LARGE` where its bytes arrive — a declared `Content-Length` before any byte
 of the body is read, a chunked body once the limit is passed — on the dev server (daphne) and
 the production one (uvicorn), instead of being spooled to disk in full first."""

@@ -1,4 +1,4 @@
-"""Alerts that never go unanswered (issue 14, SPEC §3 Crisis, QUALITY C2): an alert nobody
+"""Alerts that never go unanswered (SPEC §3 Crisis, QUALITY C2): an alert nobody
 claims escalates to ops after N minutes and to every counselor on duty after 2N, once, on a
 frozen clock."""
 

@@ -118,7 +118,7 @@ def plant_elsewhere(session: AskSession) -> None:
 
 
 def plant_homework(session: AskSession) -> None:
-    """CBT homework (issue 18) the session proposed, filled in with the canary, reminded of."""
+    """CBT homework the session proposed, filled in with the canary, reminded of."""
     task = factories.TaskFactory(
         session=session,
         status="done",

@@ -1,4 +1,4 @@
-"""CBT homework between sessions (issue 18): the reminder on the due date, in the client's
+"""CBT homework between sessions: the reminder on the due date, in the client's
 language and exactly once through the existing delivery, and expiry after the grace period."""
 
 from __future__ import annotations

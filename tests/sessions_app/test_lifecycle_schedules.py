@@ -23,7 +23,7 @@ EVERY = {  # job → (django-q schedule type, minutes)
     "notifications": ("I", 1),
     "follow_ups": ("I", 5),
     "escalation": ("I", 1),
-    "homework": ("I", 15),  # issue 18: homework reminders and expiry
+    "homework": ("I", 15),  # homework reminders and expiry
     "reactivation": ("H", None),
     "idempotency_prune": ("H", None),
     "retention": ("D", None),

@@ -1,4 +1,4 @@
-"""QUALITY R3 for CBT homework on PostgreSQL (issue 18): concurrent taps on one task, real
+"""QUALITY R3 for CBT homework on PostgreSQL: concurrent taps on one task, real
 threads through the REST API — one accept joins `generated_task_ids` once; done against skip
 leaves exactly one of them."""
 

@@ -1,4 +1,4 @@
-"""The staff pages in three languages (issue 16): Accept-Language or the switcher's choice
+"""The staff pages in three languages: Accept-Language or the switcher's choice
 decides; headings, counts with their plural forms and `<html lang>` follow it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SPEC §9 and issue 19: no input to any staff page produces a 500. Every POST page and the GET
+"""SPEC §9: no input to any staff page produces a 500. Every POST page and the GET
 pages that read a query, as the counselor who may act and as ops, with hostile values in every
 field the pages read."""
 

@@ -1,4 +1,4 @@
-"""CBT homework on the counselor's pages (issue 18): the session page lists what the session
+"""CBT homework on the counselor's pages: the session page lists what the session
 proposed (with the client's entries) and what its opening picked up; the caseload row counts
 done / open / skipped."""
 

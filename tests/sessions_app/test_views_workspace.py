@@ -1,4 +1,4 @@
-"""The counselor's workspace on the staff pages (issue 14): the claim page an alerted counselor
+"""The counselor's workspace on the staff pages: the claim page an alerted counselor
 gets instead of the session, the home's queue, follow-ups and caseload, the workspace panel."""
 
 from __future__ import annotations

@@ -100,10 +100,11 @@ serve-prod: install
 # pytest-django sorts them — database tests, then transactional ones, as Django runs them — so
 # that no test meets a table a transactional test has flushed of what the migrations put there.
 TEST_WORKERS ?= auto
+BROWSER ?= 1
 test: install
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=tests.settings
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist load --ignore=tests/browser $(PYTEST_ARGS)
-	$(BIN)/pytest tests/browser $(PYTEST_ARGS)
+	@if [ "$(BROWSER)" != 0 ]; then $(BIN)/pytest tests/browser $(PYTEST_ARGS); fi
 
 lint: install
 	$(BIN)/ruff check .

@@ -400,6 +400,11 @@ WEBSOCKETS_PER_USER = env_int("WEBSOCKETS_PER_USER", 20, minimum=1)
 # of every open websocket's token or browser session is the backstop (a lost broadcast, a token
 # deleted in admin, a browser session flushed). An expiring token closes when it expires.
 WEBSOCKET_CREDENTIALS_CHECK_SECONDS = env_int("WEBSOCKET_CREDENTIALS_CHECK_SECONDS", 30, minimum=1)
+# A session followed over HTTP (`…/stream`, `…/state?wait=`): a quiet stream sends a comment
+# line this often, so that proxies and mobile networks keep it open; both look at the database
+# this often too, in case a push was lost (the channel layer is at-most-once).
+STREAM_HEARTBEAT_SECONDS = env_int("STREAM_HEARTBEAT_SECONDS", 15, minimum=1)
+STREAM_POLL_SECONDS = env_int("STREAM_POLL_SECONDS", 5, minimum=1)
 # How long a stored Idempotency-Key response is replayed (SPEC §9).
 IDEMPOTENCY_KEY_TTL = timedelta(hours=env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24, minimum=1))
 

@@ -6,6 +6,7 @@ from sessions_app.api import graph as api_graph
 from sessions_app.api import profile as api_profile
 from sessions_app.api import risk as api_risk
 from sessions_app.api import sessions as api
+from sessions_app.api import stream as api_stream
 from sessions_app.api import tasks as api_tasks
 from sessions_app.api import turns as api_turns
 from sessions_app.api import workspace as api_workspace
@@ -33,6 +34,7 @@ urlpatterns = [
         "spin-off/<int:proposal_id>/decide", api_graph.SpinOffDecideApi, "spin-off-decide"
     ),
     session_path("state", api_turns.SessionStateApi, "session-state"),
+    session_path("stream", api_stream.SessionStreamApi, "session-stream"),
     session_path("answers", api_turns.SessionAnswerApi, "session-answers"),
     session_path("messages", api_turns.SessionMessageApi, "session-messages"),
     session_path("continue", api_turns.SessionContinueApi, "session-continue"),

@@ -8,17 +8,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sessions_app.access import forbidden, session_for
+from sessions_app.api import stream
 from sessions_app.api.base import (
     ApiView,
     WriteThrottle,
     described,
     errors,
+    query_of,
     session_operation,
     validated,
 )
@@ -207,12 +210,25 @@ class SessionStateApi(ApiView):
     @session_operation(
         "ask_sessions_state",
         StateOutput,
-        errors(ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND),
+        errors(
+            (ErrorCode.VALIDATION, "with wait: a malformed wait or since"),
+            ErrorCode.FORBIDDEN,
+            ErrorCode.NOT_FOUND,
+        ),
+        parameters=stream.WAIT_PARAMETERS,
         description="The resume point: phase, the current card, the answered pairs, "
-        "ready_to_close. Its owner, its counselors, ops and services may read it.",
+        "ready_to_close. Its owner, its counselors, ops and services may read it. With `wait`, "
+        "a long poll: the state once the session has moved on.",
     )
-    def get(self, request: Request, session_id: Any) -> Response:
-        return _state(session_for(request.user, session_id))
+    def get(self, request: Request, session_id: Any) -> Response | StreamingHttpResponse:
+        session = session_for(request.user, session_id)
+        if "wait" in request.query_params:
+            waiting = stream.waited(
+                session, query_of(request), lambda fresh: StateOutput(session_state(fresh)).data
+            )
+            if waiting is not None:
+                return waiting
+        return _state(session)
 
 
 class SessionAnswerApi(TurnApi):

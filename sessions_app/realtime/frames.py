@@ -42,7 +42,7 @@ def event_view(event: SessionEvent, level: Privacy) -> dict[str, Any]:
     A client gets its own conversation's events without P3 keys; any other event reaches it as
     a bare `redacted` marker, so its `seq` stays contiguous and gap detection keeps working.
     """
-    if level < STAFF_MAX_PRIVACY and not client_may_see_event(event.type):
+    if shown_type(event.type, level) == REDACTED_EVENT_TYPE:
         return {
             "seq": event.seq,
             "id": event.pk,
@@ -62,6 +62,13 @@ def event_view(event: SessionEvent, level: Privacy) -> dict[str, Any]:
     }
 
 
+def shown_type(event_type: str, level: Privacy) -> str:
+    """The type a reader of privacy `level` sees for an event of `event_type`."""
+    if level < STAFF_MAX_PRIVACY and not client_may_see_event(event_type):
+        return REDACTED_EVENT_TYPE
+    return event_type
+
+
 def render_frame(event: SessionEvent, level: Privacy, fmt: str) -> str:
     view = event_view(event, level)
     if fmt == FORMAT_HTML:
@@ -75,14 +82,24 @@ def frame_for(event_id: int, level: Privacy, fmt: str) -> str:
 
 def frames_after(session_id: object, seq: int, level: Privacy, fmt: str) -> list[tuple[int, str]]:
     """(seq, frame) for every event of the session after `seq`, in order (replay, gaps)."""
-    frames: list[tuple[int, str]] = []
+    return [(n, frame) for n, _, frame in typed_frames_after(session_id, seq, level, fmt)]
+
+
+def typed_frames_after(
+    session_id: object, seq: int, level: Privacy, fmt: str
+) -> list[tuple[int, str, str]]:
+    """(seq, the type the reader sees, frame) for every event of the session after `seq`."""
+    frames: list[tuple[int, str, str]] = []
     while True:
         page = list(
             SessionEvent.objects.filter(session_id=session_id, seq__gt=seq).order_by("seq")[
                 :REPLAY_PAGE
             ]
         )
-        frames.extend((event.seq, render_frame(event, level, fmt)) for event in page)
+        frames.extend(
+            (event.seq, shown_type(event.type, level), render_frame(event, level, fmt))
+            for event in page
+        )
         if len(page) < REPLAY_PAGE:
             return frames
         seq = page[-1].seq

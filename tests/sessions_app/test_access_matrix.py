@@ -137,6 +137,17 @@ TABLE: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
         service=200,
         anonymous=401,
     ),
+    # Following a session (Server-Sent Events): whoever may read its state. The matrix opens the
+    # stream and checks its status; tests/sessions_app/test_api_stream.py reads it.
+    ("sessions:session-stream", "GET"): row(
+        owner=200,
+        other_client=404,
+        caseload_counselor=200,
+        other_counselor=STRANGER_COUNSELOR,
+        ops=200,
+        service=200,
+        anonymous=401,
+    ),
     # The turn loop: only the session's client acts; whoever may read it gets 403.
     **{
         (f"sessions:session-{name}", "POST"): row(
@@ -513,6 +524,7 @@ REQUESTS: dict[tuple[str, str], Callable[[World, str, str], Request]] = {
     ("sessions:session-end", "POST"): turn_request(lambda s: {}),
     ("sessions:session-last-thing", "POST"): turn_request(_at_last_thing),
     ("sessions:session-state", "GET"): session_kwargs,
+    ("sessions:session-stream", "GET"): session_kwargs,
     ("sessions:session-risk", "POST"): lambda w, r, v: (
         session_kwargs(w, r, v)[0],
         {"level": "L4", "reason": "Checked with the client by phone."},

@@ -83,3 +83,17 @@ def test_every_error_code_is_documented_with_its_status_and_what_it_means(tmp_pa
             ), code
     # And no code is typed by hand: every one the document names is a member of the enum.
     assert set(re.findall(r"\bE_[A-Z_]+\b", text)) <= set(ErrorCode)
+
+
+def test_the_stream_and_the_long_poll_are_documented(tmp_path):
+    target = tmp_path / "schema.yml"
+    call_command("spectacular", "--file", str(target))
+    paths = yaml.safe_load(target.read_text())["paths"]
+    stream = paths["/api/ask/sessions/{session_id}/stream"]["get"]
+    assert set(stream["responses"]["200"]["content"]) == {"text/event-stream"}
+    assert {"401", "403", "404"} <= set(stream["responses"])
+    assert {"session_id", "Last-Event-ID", "since"} == {p["name"] for p in stream["parameters"]}
+    state = paths["/api/ask/sessions/{session_id}/state"]["get"]
+    wait = next(p for p in state["parameters"] if p["name"] == "wait")
+    assert (wait["in"], wait["schema"]["maximum"]) == ("query", 30)
+    assert set(state["responses"]["200"]["content"]) == {"application/json"}

@@ -23,6 +23,7 @@ from knox.models import AuthToken
 from rest_framework import serializers
 from rest_framework.request import Request
 
+from sessions_app import services
 from sessions_app.access import max_privacy_for, session_for
 from sessions_app.api.base import SESSION_ID, ApiView, errors, validated
 from sessions_app.api.plugins import JSONRenderer
@@ -85,6 +86,7 @@ def _since(request: Request) -> int | None:
 
 
 def _reader(request: Request) -> follow.Reader:
+    user = request.user
     token = request.auth if isinstance(request.auth, AuthToken) else None
     session_key = getattr(getattr(request._request, "session", None), "session_key", None)
     return follow.Reader(
@@ -93,6 +95,8 @@ def _reader(request: Request) -> follow.Reader:
         token_digest=token.digest if token is not None else None,
         session_digest=session_digest(session_key) if token is None and session_key else None,
         expiry=token.expiry if token is not None else None,
+        opened=lambda channel: services.live_socket_open(user=user, channel_name=channel),
+        closed=lambda channel: services.live_socket_close(channel_name=channel),
     )
 
 

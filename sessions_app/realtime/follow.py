@@ -53,6 +53,11 @@ class Reader:
     token_digest: str | None = None
     session_digest: str | None = None
     expiry: datetime | None = None
+    # The stream's place among the user's live connections (WEBSOCKETS_PER_USER, as for its
+    # websockets): `opened(channel)` counts it and returns the channels of the oldest ones
+    # beyond the bound, `closed(channel)` gives the place back. Synchronous (the database).
+    opened: Callable[[str], list[str]] | None = None
+    closed: Callable[[str], None] | None = None
 
     def revoked_by(self, message: dict[str, Any]) -> bool:
         return (self.token_digest or "") in message.get("token_digests", ()) or (
@@ -179,14 +184,35 @@ async def event_stream(
     # line goes out after both, so a client that reads it is following.
     async with Wakeups(groups) as wakeups:
         replay = await feed.from_log()
-        yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
-        for chunk in replay:
-            yield chunk
-        if ended or feed.ended:
-            return
-        async with aclosing(_live(feed, wakeups, reader)) as live:
-            async for chunk in live:
+        following = not (ended or feed.ended)
+        # A stream that stays open takes its place among the user's live connections first.
+        counted = following and wakeups.live and reader.opened is not None
+        if counted:
+            await _evict(wakeups, await database_sync_to_async(reader.opened)(wakeups.channel))
+        try:
+            yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
+            for chunk in replay:
                 yield chunk
+            if not following:
+                return
+            async with aclosing(_live(feed, wakeups, reader)) as live:
+                async for chunk in live:
+                    yield chunk
+        finally:
+            if counted and reader.closed is not None:
+                await database_sync_to_async(reader.closed)(wakeups.channel)
+
+
+async def _evict(wakeups: Wakeups, channels: list[str]) -> None:
+    """Tell the user's oldest connections beyond the bound to go (a websocket closes 4429, a
+    stream ends); their places are given back already."""
+    for channel in channels:
+        try:
+            await asyncio.wait_for(
+                wakeups.layer.send(channel, {"type": "socket.evicted"}), LAYER_TIMEOUT_SECONDS
+            )
+        except Exception as exc:  # the evicted one goes when its credentials or session do
+            logger.warning("stream.evict_failed error=%s", type(exc).__name__)
 
 
 async def _live(feed: Feed, wakeups: Wakeups, reader: Reader) -> AsyncIterator[bytes]:
@@ -200,7 +226,9 @@ async def _live(feed: Feed, wakeups: Wakeups, reader: Reader) -> AsyncIterator[b
         message = await wakeups.next(min(next_poll, next_beat, stop) - loop.time())
         now = loop.time()
         kind = message["type"] if message is not None else None
-        if now >= stop or (kind == "credentials.revoked" and reader.revoked_by(message)):
+        if now >= stop or kind == "socket.evicted":
+            return
+        if kind == "credentials.revoked" and reader.revoked_by(message):
             return
         chunks: list[bytes] = []
         if kind == "session.event" or (message is None and now >= next_poll):

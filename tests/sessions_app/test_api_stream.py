@@ -25,6 +25,7 @@ from django.db.backends import utils as db_utils
 from knox.models import AuthToken
 
 from config.asgi import application
+from sessions_app.models import LiveSocket
 from sessions_app.realtime import push
 from sessions_app.realtime.follow import session_seq
 from tests import factories
@@ -379,6 +380,31 @@ def test_signing_out_ends_the_stream(client_token, alice):
         await stream.until(lambda s: s.finished, timeout=5)
 
     run(scenario)
+
+
+def test_a_stream_counts_among_the_users_live_connections_the_oldest_goes(
+    client_token, alice, settings
+):
+    """Streams are live connections like websockets: beyond WEBSOCKETS_PER_USER the user's
+    oldest one ends, and a stream that ends gives its place back."""
+    settings.WEBSOCKETS_PER_USER = 2
+    session = factories.ActiveSessionFactory(user=alice)
+
+    async def scenario():
+        first = await open_stream(session.pk, client_token)
+        await first.until(lambda s: s.blocks() != [])
+        second = await open_stream(session.pk, client_token)
+        await second.until(lambda s: s.blocks() != [])
+        third = await open_stream(session.pk, client_token)
+        await third.until(lambda s: s.blocks() != [])
+        await first.until(lambda s: s.finished, timeout=5)
+        assert not second.finished
+        assert not third.finished
+        await second.close()
+        await third.close()
+        return await database_sync_to_async(LiveSocket.objects.filter(user=alice).count)()
+
+    assert run(scenario) == 0
 
 
 def test_an_event_whose_push_was_lost_arrives_by_the_poll(

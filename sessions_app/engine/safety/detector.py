@@ -389,6 +389,18 @@ def _corrected(view: norm.View) -> norm.View:
     return norm._rebuild(view, pieces) if pieces else view
 
 
+def _finds_any(language: _Language, text: str, opened: set[int]) -> bool:
+    """Whether any of `language`'s patterns numbered in `opened` (as its gate numbers them)
+    matches words of `text`."""
+    patterns = [*language.negatives, *(rule.regex for rule in language.rules), language.time]
+    return any(m.end() > m.start() for index in opened for m in patterns[index].finditer(text))
+
+
+def _corrected_string(text: str) -> str:
+    """`_corrected(view).text` for a view of `text`, as a plain string."""
+    return _TOKEN.sub(lambda m: _correct(m.group()) or m.group(), text)
+
+
 @lru_cache(maxsize=4096)
 def _segment(letters: str) -> str:
     """Split a spelled-out run ("iwanttodie") into the patterns' words, if it splits cleanly."""
@@ -506,13 +518,20 @@ def _assessed(text: str, locale: str, context: bool) -> Assessment:
         _scan(_LANGUAGES[code], view, present, hits, excused, times)
     if any("a" <= ch <= "z" for ch in view.text):
         # Code-mixed Chinese and English: the English words read on their own.
-        for code, other in (
-            ("en", norm.spaced_view(normal)),
-            ("ru", norm.translit_view(normal)),  # Russian typed in Latin letters
-        ):
+        spaced = norm.spaced_view(normal)
+        if spaced is not None:
+            spaced = _corrected(norm.key_view(spaced))
+            _scan(_LANGUAGES["en"], spaced, _Present(spaced.text), hits, excused, times)
+        # Russian typed in Latin letters: its view (whose maps cost more than the scan) is built
+        # only when one of the Russian patterns (a rule, a negative or the time) finds words in
+        # its text, which is the same as the view's.
+        translit = _corrected_string(norm.key_string(norm.translit_text(normal.text)))
+        present = _Present(translit)
+        if _finds_any(_LANGUAGES["ru"], translit, present.opens(_LANGUAGES["ru"].gate)):
+            other = norm.translit_view(normal)
             if other is not None:
                 other = _corrected(norm.key_view(other))
-                _scan(_LANGUAGES[code], other, _Present(other.text), hits, excused, times)
+                _scan(_LANGUAGES["ru"], other, present, hits, excused, times)
     hits = [h for h in hits if not _contained(h[2].starts[h[3]], h[2].ends[h[4] - 1], excused)]
     hits = _dedupe(hits)
     # Ambiguous cues ("the pills", "it's decided") count only next to a clear finding, or

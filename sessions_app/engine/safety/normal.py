@@ -393,6 +393,25 @@ def _translit_word(word: str) -> str:
     return cyrtranslit.to_cyrillic(word, "ru")
 
 
+def _translit_piece(match: re.Match[str]) -> str:
+    word = match.group()
+    return _translit_word(word) if len(word) > 1 or word in "ysvkiaou" else word
+
+
+def translit_text(text: str) -> str:
+    """`translit_view(…).text` as a plain string, without the view's maps (cheap: the scan asks
+    first whether the Russian patterns could find anything in it)."""
+    return _LATIN_WORD.sub(_translit_piece, text)
+
+
+def key_string(text: str) -> str:
+    """`key_view(…).text` as a plain string."""
+    skeleton = text.translate(_SKELETON)
+    if "цца" in skeleton:
+        skeleton = _TSA.sub("тся", skeleton)
+    return _DOUBLE.sub(r"\1", skeleton)
+
+
 def translit_view(view: View) -> View | None:
     """Latin-typed Russian read as Cyrillic ("ya hochu umeret" → "я хочу умерет"), or None
     when there is no Latin word to read."""

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from sessions_app.engine.safety import assess, detector, patterns_en, patterns_ru, patterns_zh
+from sessions_app.engine.safety import normal as normal_forms
 from sessions_app.engine.safety.rules import Rule
 
 MODULES = (patterns_en, patterns_ru, patterns_zh)
@@ -141,3 +142,21 @@ def test_a_pattern_skipped_for_want_of_its_anchors_could_not_have_matched():
 )
 def test_anchors_are_what_every_match_must_hold(pattern, anchors):
     assert detector._anchors(re.compile(pattern)) == anchors
+
+
+def test_the_latin_typed_russian_text_checked_first_is_the_views_text():
+    """The scan builds the view of Latin-typed Russian only when a Russian pattern finds words
+    in its text, computed as a plain string first: on every rule's examples and the labelled
+    lines, that string is the view's text, so the shortcut changes no finding."""
+    examples = [t for m in MODULES for r in m.RULES for t in (*r.matches, *r.spares)]
+    compared = 0
+    for text in examples + _lines():
+        normal = normal_forms.normal_view(text)
+        view = normal_forms.translit_view(normal)
+        if view is None:
+            continue
+        expected = detector._corrected(normal_forms.key_view(view)).text
+        plain = normal_forms.translit_text(normal.text)
+        assert detector._corrected_string(normal_forms.key_string(plain)) == expected, text
+        compared += 1
+    assert compared > 1000

@@ -64,7 +64,8 @@ def test_open_streams_and_a_long_poll_hold_no_thread_and_hear_the_answer(alice, 
         created = client.call("POST", "/api/ask/sessions", {})
         path = f"/api/ask/sessions/{created['_id']}"
         card = client.call("GET", f"{path}/state")["current_card"]
-        streams = [client.send("GET", f"{path}/stream").getresponse() for _ in range(3)]
+        connections = [client.send("GET", f"{path}/stream") for _ in range(3)]
+        streams = [connection.getresponse() for connection in connections]
         for response in streams:
             assert response.status == 200
             assert response.getheader("Content-Type") == "text/event-stream"
@@ -86,3 +87,6 @@ def test_open_streams_and_a_long_poll_hold_no_thread_and_hear_the_answer(alice, 
         waited = poll.getresponse()
         # The answer's own commit wakes the poll (the batch's cards commit after it).
         assert json.loads(waited.read())["answered"] == answered["answered"]
+        # Closed before the server stops: it would wait for open streams to end on their own.
+        for connection in (*connections, poll):
+            connection.close()

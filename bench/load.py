@@ -145,7 +145,9 @@ async def play(client, tally: Tally, deadline: float) -> None:
             return
         base = f"/api/ask/sessions/{created['_id']}"
         state = await call(client, tally, "state", "GET", f"{base}/state")
+        answered = time.perf_counter()
         for number in range(40):
+            state = await batch_awaited(client, tally, base, state, answered)
             card = (state or {}).get("current_card")
             if card is None or card["kind"] in ("completion", "last_thing"):
                 break
@@ -154,6 +156,7 @@ async def play(client, tally: Tally, deadline: float) -> None:
                 " and I keep avoiding it."
             )
             body = {"card_id": card["id"], "text": text}
+            answered = time.perf_counter()
             state = await call(client, tally, "answer", "POST", f"{base}/answers", body)
         if state is None:
             return
@@ -161,6 +164,21 @@ async def play(client, tally: Tally, deadline: float) -> None:
         if ended is not None:
             finish = {"finish": True}
             await call(client, tally, "last-thing", "POST", f"{base}/last-thing", finish, LAST)
+
+
+async def batch_awaited(client, tally: Tally, base: str, state, answered: float):
+    """A client whose answer completed a batch waits for the cards as the app does: a long poll
+    from the pending seq (the worker makes the batch). Tallies, as "answer → first card", the
+    time from sending the answer to holding the card."""
+    pending = (state or {}).get("pending")
+    if not pending:
+        return state
+    waited = await call(
+        client, tally, "long poll", "GET", f"{base}/state?wait=25&since={pending['since']}"
+    )
+    if waited is not None and waited.get("current_card"):
+        tally.latencies["answer → first card"].append((time.perf_counter() - answered) * 1000)
+    return waited
 
 
 # The floor's requests per connection: about as many as a played session's.
@@ -242,16 +260,22 @@ def serve(workers: int, db_url: str):
     command += ["--http", "config.uvicorn_http:H11NoDelayProtocol"]  # as make serve-prod
     log = open(ROOT / "bench" / f".load-server-{workers}.log", "wb")  # noqa: SIM115
     server = subprocess.Popen(command, cwd=ROOT, env=server_env(db_url), stdout=log, stderr=log)
+    # The worker beside it, as `make serve-prod` runs it: it makes the batches.
+    worker_env = {**server_env(db_url), "DB_POOL": "0"}
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "qcluster"], cwd=ROOT, env=worker_env, stdout=log, stderr=log
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(150):
         try:
             urllib.request.urlopen(url + "/healthz", timeout=2).close()
-            return server, url
+            return server, worker, url
         except OSError:
             if server.poll() is not None:
                 break
             time.sleep(0.2)
     server.kill()
+    worker.kill()
     raise RuntimeError(f"the server did not start; see bench/.load-server-{workers}.log")
 
 
@@ -289,7 +313,7 @@ def main() -> None:
     results: dict[tuple[int, int], dict] = {}
     rows = []
     for workers in processes:
-        server, url = serve(workers, database_url())
+        server, worker, url = serve(workers, database_url())
         try:
             for n in sizes:
                 tokens = clients_with_tokens(n)
@@ -310,7 +334,8 @@ def main() -> None:
                     "busy": spent["machine"] / elapsed / (os.cpu_count() or 1),
                 }
                 results[workers, n] = result
-                for endpoint in ("answer", "state", "create", "end", "floor GET", "floor POST"):
+                endpoints = ("answer", "answer → first card", "long poll", "state", "create")
+                for endpoint in (*endpoints, "end", "floor GET", "floor POST"):
                     values = result["lat"].get(endpoint, [])
                     rows.append(
                         (
@@ -335,8 +360,9 @@ def main() -> None:
                     f" {cpu['machine']:.1f} ({result['busy']:.0%} of the cores busy)"
                 )
         finally:
-            server.terminate()
-            server.wait(timeout=30)
+            for process in (server, worker):
+                process.terminate()
+                process.wait(timeout=30)
     print(table(rows, ("procs", "clients", "endpoint", "requests", "p50 ms", "p95 ms", "p99 ms")))
     if processes == PROCESSES and {1, 10} <= set(sizes):
         print_targets(results, sizes)

@@ -221,9 +221,18 @@ Q_CLUSTER = {
     "save_limit": 1000,
     "label": "Tasks",
     "sync": env_bool("Q_SYNC", False),
+    # How long an idle cluster sleeps before it looks for a task again: a batch waits on average
+    # half of it before a worker picks it up (QUALITY P8), at the cost of a one-row query this
+    # often while idle.
+    "poll": env_int("Q_POLL_MS", 20, minimum=5) / 1000,
 }
 if Q_CLUSTER["timeout"] >= Q_CLUSTER["retry"]:
     raise ImproperlyConfigured("Q_TIMEOUT must be smaller than Q_RETRY")
+# A batch's run claims it for this long; a worker that dies lets the claim run out and the
+# sweeper hands the batch out again (SPEC §3 One turn). Longer than any batch's model calls.
+BATCH_LEASE_SECONDS = env_int("BATCH_LEASE_SECONDS", 120, minimum=1)
+# Runs of one batch before the client gets the fallback card instead.
+BATCH_MAX_ATTEMPTS = env_int("BATCH_MAX_ATTEMPTS", 3, minimum=1)
 # A worker killed mid-task is redelivered without django-q counting the attempt (django-q2's
 # issue #327), so an analysis request counts its own runs and gives up after this many.
 PSYCHOLOGIST_MAX_ATTEMPTS = env_int("PSYCHOLOGIST_MAX_ATTEMPTS", 3, minimum=1)

@@ -209,10 +209,10 @@ def _previous_close(client: Any, counselor: Any) -> None:
 
 
 @contextmanager
-def providers_for(session: AskSession) -> Iterator[None]:
+def providers_for(session_id: Any) -> Iterator[None]:
     """Every model call inside the block goes to the sandbox session's chosen provider; a real
     session (no sandbox row) keeps the binding table. Never hold a transaction around it."""
-    sandbox = SandboxSession.objects.filter(session_id=session.pk).first()
+    sandbox = SandboxSession.objects.filter(session_id=session_id).first()
     if sandbox is None:
         yield
         return

@@ -128,6 +128,9 @@ def _act(session: AskSession, client: dict[str, Any]) -> None:
         engine.last_thing_submit(session=session, finish=True)
     else:
         raise ValueError(f"unknown client action {sorted(client)}")
+    # The worker's part: a batch the action completed is made here, in the runner's process and
+    # under its replay, as a cluster's worker would (with `Q_SYNC` it was made already).
+    engine.batch_prepare(session.pk)
 
 
 def _subsequence(wanted: list[str], got: list[str]) -> bool:

@@ -8,13 +8,33 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sessions_app import services
+from sessions_app import sandbox, services
+from sessions_app.engine import services as engine
 from sessions_app.jobs import delivery, escalation, homework, lifecycle, markdown_export, outreach
 from sessions_app.jobs.lifecycle import JobReport
 
 
 def session_anonymise(session_id: str) -> None:
     services.session_anonymise(session_id=session_id)
+
+
+def batch_prepare(session_id: str) -> str:
+    """A completed batch's unit of work (the engine's `batch_prepare`), under the provider a
+    sandbox session's counselor chose."""
+    with sandbox.providers_for(session_id):
+        result = engine.batch_prepare(session_id)
+    if result is None:
+        return "nothing to run"
+    return f"dealt ({result.failure})" if result.failure else "dealt"
+
+
+def safety_opinion(session_id: str, message_id: str) -> str:
+    escalated = engine.safety_opinion_give(session_id, message_id)
+    return "escalated" if escalated is not None else "no change"
+
+
+def batches_resume() -> str:
+    return f"handed out {engine.batches_resume()} batches again"
 
 
 def _summarised(job: Callable[[], JobReport]) -> Callable[[], str]:

@@ -344,7 +344,7 @@ def _play(
     )
 
     def played() -> None:
-        with sandbox.providers_for(session):
+        with sandbox.providers_for(session.pk):
             act(session)
 
     return _redrawn_after(request, session, played)

@@ -141,3 +141,14 @@ def keep_test_connection(monkeypatch):
     import channels.db
 
     monkeypatch.setattr(channels.db, "close_old_connections", lambda: None)
+
+
+@pytest.fixture
+def task_queue(monkeypatch):
+    """Tasks are queued, not run at once; `task_queue.run()` is the worker (tests/queue.py)."""
+    from django_q.conf import Conf
+
+    from tests.queue import TaskQueue
+
+    monkeypatch.setattr(Conf, "SYNC", False)
+    return TaskQueue()

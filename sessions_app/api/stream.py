@@ -13,6 +13,7 @@ long as the view does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -187,3 +188,48 @@ def waited(
         session_id=session.pk, since=since, wait=wait, render=body
     )
     return StreamingHttpResponse(stream, content_type="application/json")
+
+
+# --- Prefer: wait on a turn (RFC 7240) -------------------------------------------------------
+
+PREFER_WAIT = re.compile(r"(?:^|[,;\s])wait\s*=\s*\"?(\d{1,6})\"?(?:$|[,;\s])", re.IGNORECASE)
+
+
+def preferred_wait(request: Request) -> int | None:
+    """The seconds `Prefer: wait=N` asks for, at most WAIT_MAX_SECONDS; None without one. A
+    preference is a hint (RFC 7240): a malformed one is ignored, never refused."""
+    found = PREFER_WAIT.search(request.headers.get("Prefer", ""))
+    return min(int(found.group(1)), WAIT_MAX_SECONDS) if found else None
+
+
+def batch_waited(
+    request: Request, response: Any, session_id: Any, render: Callable[[AskSession], Any]
+) -> StreamingHttpResponse | None:
+    """A turn's answer held until its batch is dealt, when the client prefers to wait and the
+    answer says `pending` — in the event loop, like the long poll, not in a thread. None: the
+    answer as it is."""
+    wait = preferred_wait(request)
+    data = getattr(response, "data", None)
+    if not wait or response.status_code != 200 or not isinstance(data, dict):
+        return None
+    if not data.get("pending"):
+        return None
+
+    def dealt() -> bool:
+        return not AskSession.objects.filter(
+            pk=session_id, batch_pending__isnull=False, status=AskSession.Status.ACTIVE
+        ).exists()
+
+    def body() -> bytes:
+        return JSONRenderer().render(render(AskSession.objects.get(pk=session_id)))
+
+    stream: AsyncIterator[bytes] = follow.after_change(
+        session_id=session_id,
+        since=data["pending"]["since"],
+        wait=wait,
+        render=body,
+        settled=dealt,
+    )
+    waited = StreamingHttpResponse(stream, content_type="application/json")
+    waited["Preference-Applied"] = f"wait={wait}"
+    return waited

@@ -91,6 +91,14 @@ class CounselorLineOutput(serializers.Serializer):
     createdAt = serializers.DateTimeField()
 
 
+class PendingOutput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["batch"])
+    since = serializers.IntegerField(
+        help_text="The session's event seq when the batch was completed: its cards are the "
+        "events after it (the stream's `Last-Event-ID`, the long poll's `since`)."
+    )
+
+
 class StateOutput(serializers.Serializer):
     """The one document a client needs to render or resume a session."""
 
@@ -99,6 +107,12 @@ class StateOutput(serializers.Serializer):
     turn_count = serializers.IntegerField()
     ready_to_close = serializers.BooleanField()
     current_card = CardOutput(allow_null=True)
+    pending = PendingOutput(
+        allow_null=True,
+        help_text="The answer completed a batch and the next one is being made: show the "
+        "character's brief animation until its first card arrives (on the stream, the "
+        "websocket, `state?wait=` or with `Prefer: wait=N` on the answer). Null otherwise.",
+    )
     answered = PairOutput(many=True)
     workline = WorklineRefOutput(allow_null=True)
     notice = NoticeOutput(allow_null=True)
@@ -200,6 +214,19 @@ def _after(session: AskSession, turn: Callable[[], engine.TurnResult]) -> Respon
 class TurnApi(ApiView):
     throttle_classes = [WriteThrottle]
     idempotency_staged = True
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        # `Prefer: wait=N` on an answer that completed a batch: the state once its cards are
+        # dealt (or `pending` after N seconds), waited for in the event loop. An Idempotency-Key
+        # replay gives the answer as it was first made.
+        response = super().finalize_response(request, response, *args, **kwargs)
+        waited = stream.batch_waited(
+            request,
+            response,
+            kwargs.get("session_id"),
+            lambda session: StateOutput(session_state(session)).data,
+        )
+        return waited or response
 
     def idempotent_result(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         # The turn committed and its answer was lost with its process: the state it led to.

@@ -13,6 +13,11 @@ The turn loop (SPEC §3)
     last_thing_submit(*, session, text=None, finish=False) -> TurnResult
     TEXT_MAX, visible(text)                           (what a client's text may be)
 
+The batch off the request (SPEC §3 One turn; a worker runs these)
+    batch_prepare(session_id) -> TurnResult | None     (the recorded batch, if nobody runs it)
+    batches_resume() -> int                           (the sweeper: batches whose run died)
+    safety_opinion_give(session_id, message_id)       (the safety model on words without a batch)
+
 The session graph (SPEC §5)
     message_fork, workline_create, workline_activate, spin_off_propose, spin_off_decide
 
@@ -86,6 +91,8 @@ from sessions_app.engine.turn.loop import (
     session_continue,
 )
 from sessions_app.engine.turn.opening import session_start
+from sessions_app.engine.turn.pending import batch_prepare, batches_resume
+from sessions_app.engine.turn.pending import opinion_give as safety_opinion_give
 from sessions_app.engine.turn.routing import TEXT_MAX, visible
 
 __all__ = [
@@ -98,6 +105,8 @@ __all__ = [
     "FlowModels",
     "TurnResult",
     "answer_submit",
+    "batch_prepare",
+    "batches_resume",
     "builtin_flow_paths",
     "counselor_message_send",
     "flow_data_load",
@@ -109,6 +118,7 @@ __all__ = [
     "offline_agents_register",
     "risk_escalate_by",
     "risk_level_set",
+    "safety_opinion_give",
     "session_claim",
     "session_continue",
     "session_end",

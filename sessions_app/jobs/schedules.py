@@ -34,6 +34,7 @@ class JobSchedule:
 
 
 SCHEDULES: tuple[JobSchedule, ...] = (
+    JobSchedule(f"{PREFIX}batches", "sessions_app.tasks.batches_resume", MINUTES, 1),
     JobSchedule(f"{PREFIX}abandoned", "sessions_app.tasks.sessions_abandoned_close", MINUTES, 15),
     JobSchedule(f"{PREFIX}notifications", "sessions_app.tasks.notifications_deliver", MINUTES, 1),
     JobSchedule(f"{PREFIX}follow_ups", "sessions_app.tasks.follow_ups_notify", MINUTES, 5),

@@ -314,6 +314,15 @@ class AskSession(models.Model):
     # Last `seq` handed out by the event service; bumping it row-locks the session, which is
     # what keeps `seq` gap-free and strictly increasing under concurrent appends.
     event_seq = models.PositiveIntegerField(default=0, editable=False)
+    # A batch the client completed, waiting for its unit of work off the request (SPEC §3 One
+    # turn; engine/turn/pending.py): written with the answer, cleared with the batch's cards.
+    # {"answer_id", "since_id", "fatigue", "meta", "human", "since": the event seq to wait after}
+    batch_pending = models.JSONField(null=True, blank=True, editable=False)
+    # Runs started, each claiming the batch until `batch_claimed_until`; a run that dies lets
+    # the claim run out, and the sweeper hands the batch out again (also when its first
+    # dispatch was lost: a recorded batch is due by then).
+    batch_attempts = models.PositiveSmallIntegerField(default=0, editable=False)
+    batch_claimed_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = AskSessionQuerySet.as_manager()
 
@@ -342,6 +351,12 @@ class AskSession(models.Model):
             ),
             # The history list: one client's sessions, newest first, keyset-paginated.
             models.Index(fields=["user", "-created_at", "-id"], name="ask_sess_user_history_idx"),
+            # The batch sweeper reads only the sessions with a batch waiting (a handful).
+            models.Index(
+                fields=["batch_claimed_until"],
+                condition=Q(batch_claimed_until__isnull=False),
+                name="ask_sess_batch_claim_idx",
+            ),
             # The abandoned-session job reads only active rows by idle time (QUALITY P4).
             models.Index(
                 fields=["last_activity_at"],

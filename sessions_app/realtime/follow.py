@@ -252,22 +252,33 @@ def _until(moment: datetime | None) -> float | None:
 
 
 async def after_change(
-    *, session_id: object, since: int, wait: float, render: Callable[[], bytes]
+    *,
+    session_id: object,
+    since: int,
+    wait: float,
+    render: Callable[[], bytes],
+    settled: Callable[[], bool] | None = None,
 ) -> AsyncIterator[bytes]:
-    """The long poll's body: `render()` once the session has an event after `since`, or after
+    """The long poll's body: `render()` once the session has an event after `since` — or, given
+    `settled`, once that reads true (checked after each of the session's events) — or after
     `wait` seconds."""
+    ready = settled or (lambda: session_seq(session_id) > since)
     async with Wakeups([session_group(session_id)]) as wakeups:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         # Read after joining: an event committed since the view looked is seen here, a later
         # one arrives as a push.
-        seq = await database_sync_to_async(session_seq)(session_id)
+        done = await database_sync_to_async(ready)()
         next_poll = loop.time() + _seconds("STREAM_POLL_SECONDS")
-        while seq <= since and (now := loop.time()) < deadline:
+        while not done and (now := loop.time()) < deadline:
             message = await wakeups.next(min(deadline, next_poll) - now)
             if message is not None and message["type"] == "session.event":
-                seq = max(seq, message["seq"])
+                done = message["seq"] > since if settled is None else await _read(ready)
             elif message is None and loop.time() >= next_poll:
-                seq = await database_sync_to_async(session_seq)(session_id)
+                done = await _read(ready)
                 next_poll = loop.time() + _seconds("STREAM_POLL_SECONDS")
     yield await database_sync_to_async(render)()
+
+
+async def _read(check: Callable[[], bool]) -> bool:
+    return await database_sync_to_async(check)()

@@ -1,9 +1,9 @@
 """SPEC §9, QUALITY R4: a keyed request whose web process is SIGKILLed mid-request resolves, on
 the client's retry with the same `Idempotency-Key`, to exactly one stored result within seconds.
 
-A real daphne serves the turn loop against this test's PostgreSQL database with the anthropic
-provider pointed at the fake Messages API, which holds the first model call open: the client's
-message is committed, the request is waiting on the model, and the server is killed there."""
+A real daphne serves the turn loop against this test's PostgreSQL database, with no worker: the
+client's message completes a batch and is committed, the request holds its answer until the
+batch is dealt (`Prefer: wait=30`), and the server is killed there."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from rest_framework.test import APIClient
 
 from sessions_app.api import idempotency
 from sessions_app.models import AskMessage, IdempotencyRecord
-from tests.fake_anthropic import FakeAnthropic, slow
+from tests.fake_anthropic import FakeAnthropic
 from tests.server import daphne_process, database_url
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -34,7 +34,9 @@ WORDS = "I also keep thinking about the weekend."
 SECONDS = 10
 
 
-def post(url: str, token: str, body: dict[str, Any], key: str) -> tuple[int, dict[str, Any], Any]:
+def post(
+    url: str, token: str, body: dict[str, Any], key: str, **headers: str
+) -> tuple[int, dict[str, Any], Any]:
     request = urllib.request.Request(
         url,
         data=json.dumps(body).encode(),
@@ -43,6 +45,7 @@ def post(url: str, token: str, body: dict[str, Any], key: str) -> tuple[int, dic
             "Authorization": f"Token {token}",
             "Content-Type": "application/json",
             "Idempotency-Key": key,
+            **headers,
         },
     )
     try:
@@ -87,23 +90,29 @@ def test_a_keyed_retry_after_the_server_was_killed_mid_request_replays_one_store
     session_id = a_session_at_a_question_card(alice)
     token = AuthToken.objects.create(alice)[1]
     body = {"text": WORDS}
-    fake_api.queue(slow(600))  # the first model call after the commit never comes back in time
     env = server_env(fake_api)
     path = reverse("sessions:session-messages", kwargs={"session_id": session_id})
+    stored = AskMessage.objects.filter(session_id=session_id, text=WORDS)
 
     with daphne_process(db_url=database_url(), log_name="crash-first.log", env=env) as served:
         url, server = served
         first = threading.Thread(
-            target=lambda: _swallow(lambda: post(url + path, token, body, "crash-1")),
+            target=lambda: _swallow(
+                lambda: post(url + path, token, body, "crash-1", Prefer="wait=30")
+            ),
             daemon=True,
         )
         first.start()
-        assert fake_api.wait_for_requests(1, timeout=60), "the request never reached the model"
+        deadline = time.monotonic() + 60
+        while not IdempotencyRecord.objects.filter(key="crash-1", response_status=200).exists():
+            assert time.monotonic() < deadline, "the message was never answered"
+            time.sleep(0.1)
+        # The request is still open, holding its answer for the batch no worker makes.
+        assert first.is_alive()
         os.kill(server.pid, signal.SIGKILL)
         server.wait(timeout=10)
 
-    stored = AskMessage.objects.filter(session_id=session_id, text=WORDS)
-    assert stored.count() == 1  # committed before the model was asked
+    assert stored.count() == 1  # committed before the server died
 
     with daphne_process(db_url=database_url(), log_name="crash-retry.log", env=env) as served:
         url, _server = served
@@ -120,6 +129,7 @@ def test_a_keyed_retry_after_the_server_was_killed_mid_request_replays_one_store
     assert (status, waited < SECONDS) == (200, True), answer
     assert headers["Idempotent-Replayed"] == "true"
     assert answer["status"] == "active"
+    assert answer["pending"]["kind"] == "batch"
     assert (again_status, again) == (200, answer)  # resolved once, replayed from then on
     assert stored.count() == 1
     assert IdempotencyRecord.objects.get(key="crash-1").response_status == 200

@@ -21,6 +21,7 @@ NOW = datetime(2026, 3, 10, 14, 0, tzinfo=UTC)
 EVERY = {  # job → (django-q schedule type, minutes)
     "abandoned": ("I", 15),
     "notifications": ("I", 1),
+    "batches": ("I", 1),  # batches whose worker died, handed out again
     "follow_ups": ("I", 5),
     "escalation": ("I", 1),
     "homework": ("I", 15),  # homework reminders and expiry
@@ -85,8 +86,8 @@ def test_ensure_schedules_command_reports_what_it_did(capsys):
     call_command("ensure_schedules")
     call_command("ensure_schedules")
     assert capsys.readouterr().out.splitlines() == [
-        "9 job schedules in place, 9 rows changed",
-        "9 job schedules in place, 0 rows changed",
+        "10 job schedules in place, 10 rows changed",
+        "10 job schedules in place, 0 rows changed",
     ]
 
 

@@ -208,6 +208,23 @@ def test_a_counselor_plays_a_test_session_to_the_end_through_htmx(dana, dana_san
     assert LLMCall.objects.filter(session=session, provider="offline").exists()
 
 
+def test_while_the_batch_is_made_the_composer_shows_it_and_the_cards_come_by_the_worker(
+    dana, dana_sandbox, task_queue
+):
+    client, session = signed_in(dana), dana_sandbox
+    card = current_card(session)
+    response = client.post(url("answer", session), {"card_id": card["id"], "text": "Work"}, **HTMX)
+    html = response.content.decode()
+    assert "Preparing the next questions" in html
+    assert 'name="card_id"' not in html
+    # The worker makes the batch under the test session's provider; the live canvas refreshes.
+    task_queue.run()
+    page = client.get(reverse("pages:session", kwargs={"session_id": session.pk}), **HTMX)
+    assert "Preparing the next questions" not in page.content.decode()
+    assert current_card(session)["id"] in page.content.decode()
+    assert LLMCall.objects.filter(session=session, provider="offline").exists()
+
+
 def test_the_sandbox_offers_english_russian_and_chinese_test_clients(dana):
     html = signed_in(dana).get(reverse("pages:sandbox")).content.decode()
     assert 'name="locale" id="id_locale"' in html
@@ -401,6 +418,6 @@ def test_the_provider_choice_applies_only_inside_the_block(dana):
     from psychologist.llm.registry import provider_for_agent
 
     session = start(signed_in(dana), provider="scripted", script="[]")
-    with sandbox.providers_for(session):
+    with sandbox.providers_for(session.pk):
         assert provider_for_agent("analyst").name == "scripted"
     assert provider_for_agent("analyst").name == "offline"  # the binding table again

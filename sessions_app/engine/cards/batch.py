@@ -1,10 +1,11 @@
 """A completed batch: recap → Analyst → flow validation → Narrator → new cards (SPEC §3), and the
 pacing rules that decide when to offer closing (session design §8).
 
-`batch_run` is called after the answer's transaction committed. It reads what the agents need,
-calls them with no transaction open, then persists everything in one new transaction — unless
-the session moved on meanwhile (another tap, End), in which case the late reply is dropped (its
-cost is metered all the same).
+`batch_run` is the batch's unit of work (`turn/pending.py` runs it off the request). It reads
+what the agents need, calls them with no transaction open, then persists everything in one new
+transaction that also clears the batch's record (`AskSession.batch_pending`) — unless another
+run dealt it, or the session moved on meanwhile (another tap, End), in which case the late
+reply is dropped (its cost is metered all the same).
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ from sessions_app.models import AskMessage, AskSession
 TIRED = gettext_lazy("The client is tired and wants to stop.")
 MAY_COMPLETE_AFTER = 4
 HARD_LIMIT = 8
+# The failure of a batch whose every run died (`BATCH_MAX_ATTEMPTS`).
+ABANDONED = "batch_abandoned"
 ASKED_KEPT = 30
 # Questions asked in the client's last three sessions are not asked again.
 EARLIER_SESSIONS = 3
@@ -221,13 +224,9 @@ def _batch_persist(
     narration: calls.AgentReply | None,
 ) -> TurnResult:
     locked = session_locked(session_id)
-    head = head_of(locked)
-    moved_on = head is None or head.pk != pending.answer_id
-    # A counselor who took over while the agents were thinking speaks now: the late reply is
-    # dropped, and no card is dealt under a person.
-    if locked.status != AskSession.Status.ACTIVE or moved_on or locked.counselor_speaking:
+    turn = _dealing(locked, pending)
+    if turn is None:
         return TurnResult(locked, current_card(locked), failure="superseded")
-    turn = Turn(locked)
     if output is None:
         _failed(turn, analyst, pending)
     else:
@@ -235,6 +234,37 @@ def _batch_persist(
     turn.save()
     failure = analyst.failure or (narration.failure if narration else "")
     return TurnResult(locked, current_card(locked), failure=failure)
+
+
+def _dealing(locked: AskSession, pending: Pending) -> Turn | None:
+    """The turn that deals `pending`'s cards, under the session's lock, with the batch's record
+    cleared in the same write — or None: the batch was dealt by another run (its record is
+    gone), or the session moved on while the agents were thinking (another tap, End; a
+    counselor who took over speaks now, and no card is dealt under a person), and the late
+    reply is dropped."""
+    recorded = (locked.batch_pending or {}).get("answer_id") == pending.answer_id
+    if not recorded:
+        return None
+    turn = Turn(locked)
+    turn.set(batch_pending=None, batch_claimed_until=None, batch_attempts=0)
+    head = head_of(locked)
+    moved_on = head is None or head.pk != pending.answer_id
+    if locked.status != AskSession.Status.ACTIVE or moved_on or locked.counselor_speaking:
+        turn.save()  # the record goes; nothing is dealt
+        return None
+    return turn
+
+
+@transaction.atomic
+def batch_abandon(session_id: Any, pending: Pending) -> TurnResult:
+    """A batch whose every run died: the gentle fallback card, so the client can go on."""
+    locked = session_locked(session_id)
+    turn = _dealing(locked, pending)
+    if turn is None:
+        return TurnResult(locked, current_card(locked), failure="superseded")
+    _failed(turn, calls.AgentReply(None, failure=ABANDONED), pending)
+    turn.save()
+    return TurnResult(locked, current_card(locked), failure=ABANDONED)
 
 
 def _failed(turn: Turn, analyst: calls.AgentReply, pending: Pending) -> None:

@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from sessions_app.engine.cards.batch import Pending, batch_run
+from sessions_app.engine.cards.batch import Pending
 from sessions_app.engine.cards.dealer import (
     CLOSING_RESERVE,
     Draft,
@@ -32,6 +32,7 @@ from sessions_app.engine.cards.dealer import (
     session_locked,
 )
 from sessions_app.engine.crisis import escalation
+from sessions_app.engine.turn.pending import batch_dispatch, batch_record
 from sessions_app.engine.turn.routing import text_clean
 from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.events import EventSpec, EventType, actor_label, event_append
@@ -196,11 +197,14 @@ def client_words_to_counselor(turn: Turn, text: str) -> AskMessage:
 
 def session_hand_back(*, session: AskSession, counselor: Any) -> TurnResult:
     """The AI resumes at the flow step and slots where it stood, with the human part of the
-    conversation as the Analyst's recap; its first card comes back at once."""
+    conversation as the Analyst's recap: its batch is made off the request, like a client's."""
     locked, pending = _hand_back_store(session.pk, counselor)
     if pending is None:
         return TurnResult(locked, current_card(locked))
-    return batch_run(locked, pending)
+    if batch_dispatch(locked.pk):  # made already (`Q_SYNC`)
+        locked = AskSession.objects.select_related("active_workline__head").get(pk=locked.pk)
+        return TurnResult(locked, current_card(locked))
+    return TurnResult(locked, None)
 
 
 @transaction.atomic
@@ -232,8 +236,10 @@ def _hand_back_store(session_id: Any, counselor: Any) -> tuple[AskSession, Pendi
         turn.event(EventType.PACING_READY_TO_CLOSE, reason="length", turn_count=locked.turn_count)
         turn.save()
         return locked, None
+    pending = Pending(marker.pk, joined or marker.pk, human=True)
+    batch_record(turn, pending)
     turn.save()
-    return locked, Pending(marker.pk, joined or marker.pk, human=True)
+    return locked, pending
 
 
 # --- steer ---------------------------------------------------------------------------------------

@@ -111,6 +111,12 @@ def second_opinion(session: AskSession, text: str) -> AskSession | None:
     return _escalate(session.pk, verdict)
 
 
+def wanted(session: AskSession) -> bool:
+    """Whether a model would be asked about this session's client words at all (no query
+    without a model configured): worth a task off the request."""
+    return session.is_active and model_serves(SAFETY_AGENT)
+
+
 def _worth_asking(session: AskSession) -> bool:
     if escalation.risk_now(session) >= RiskLevel.L4:
         return False  # nothing left to raise

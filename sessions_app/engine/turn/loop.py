@@ -1,12 +1,14 @@
 """The turn loop (SPEC §3): the client answers → the answer is committed with `answer.received`
 BEFORE anything else → the next card of the batch is dealt with no model call, or, when the batch
-is complete, the numbered recap goes to the Analyst, its move through the flow validator, its
-questions through the Narrator, and the new cards are committed in a second transaction. With
-a model configured, the safety model gives its opinion on the committed words first
-(`safety_model`): an escalation it makes takes the place of the batch.
+is complete, the batch is recorded with the answer and made off the request (`pending`): the
+numbered recap goes to the Analyst, its move through the flow validator, its questions through
+the Narrator, and the new cards are committed in the batch's own transaction. With a model
+configured, the safety model gives its opinion on the committed words first (`safety_model`):
+an escalation it makes takes the place of the batch.
 
-No model is ever called inside a transaction; a model that fails, refuses or runs out of tokens
-costs the client nothing but a gentle card, and the answer is already stored.
+No model is ever called inside a transaction or in the answer's request; a model that fails,
+refuses or runs out of tokens costs the client nothing but a gentle card, and the answer is
+already stored.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from django.utils.translation import gettext
 
 from sessions_app import texts
 from sessions_app.engine import homework
-from sessions_app.engine.cards.batch import Pending, batch_run
+from sessions_app.engine.cards.batch import Pending
 from sessions_app.engine.cards.dealer import (
     CLOSING_RESERVE,
     COMPLETION,
@@ -31,6 +33,7 @@ from sessions_app.engine.cards.dealer import (
     Turn,
     TurnResult,
     current_card,
+    head_of,
     new_card,
     require_active,
     session_locked,
@@ -38,8 +41,8 @@ from sessions_app.engine.cards.dealer import (
 )
 from sessions_app.engine.closing.stages import last_thing_submit
 from sessions_app.engine.counselor import handoff
-from sessions_app.engine.crisis import safety_model
 from sessions_app.engine.language import detectors
+from sessions_app.engine.turn.pending import batch_dispatch, batch_record, opinion_dispatch
 from sessions_app.engine.turn.routing import client_words, escalated, text_clean
 from sessions_app.engine.turn.titles import session_title_neutral
 from sessions_app.errors import ApplicationError, ErrorCode, invalid
@@ -51,22 +54,29 @@ CARD_ANSWERED = ErrorCode.CARD_ANSWERED
 _YES = ("yes", "ok", "okay", "sure", "fine", "да", "ок", "давай", "хорошо", "конечно")
 
 
-def _result(session: AskSession, pending: Pending | None, text: str) -> TurnResult:
-    # The words are committed: with a model configured, it gives one more opinion on them; an
-    # escalation it makes supersedes the batch (the crisis card is showing).
-    escalated = safety_model.second_opinion(session, text)
-    if escalated is not None:
-        return TurnResult(escalated, current_card(escalated))
-    if pending is not None:
-        return batch_run(session, pending)
-    return TurnResult(session, current_card(session))
+def _result(session: AskSession, pending: Pending | None) -> TurnResult:
+    """The words are committed. A batch they completed goes to a worker, which asks the safety
+    model first (with a model configured: its escalation takes the batch's place); the state
+    then says `pending` until the cards are dealt — or holds them already where the queue runs
+    its tasks at once (`Q_SYNC`). Words that completed no batch get the model's opinion off the
+    request too."""
+    if pending is None:
+        message = head_of(session)
+        if message is not None and message.role == AskMessage.Role.CLIENT:
+            opinion_dispatch(session, message.pk)
+        return TurnResult(session, current_card(session))
+    if batch_dispatch(session.pk):
+        session = session_fresh_read(session.pk)  # made already: the session as it left it
+        return TurnResult(session, current_card(session))
+    return TurnResult(session, None)
 
 
 def answer_submit(*, session: AskSession, card_id: Any, text: Any) -> TurnResult:
-    """Answer the current card. Committed first; then the next card, or the Analyst."""
+    """Answer the current card. Committed first; then the next card, or the batch is made off
+    the request."""
     text = text_clean(text)
     locked, pending = _answer_store(session.pk, str(card_id or ""), text)
-    return _result(locked, pending, text)
+    return _result(locked, pending)
 
 
 def _client_turn(session_id: Any, text: str) -> tuple[AskSession, Turn | None]:
@@ -102,6 +112,8 @@ def _answer_store(session_id: Any, card_id: str, text: str) -> tuple[AskSession,
     if card["kind"] == LAST_THING:
         raise invalid("Use one-last-thing for this card.", card_id="use last-thing")
     pending = _client_answer(turn, card, text)
+    if pending is not None:
+        batch_record(turn, pending)
     turn.save()
     return locked, pending
 
@@ -186,7 +198,7 @@ def message_submit(*, session: AskSession, text: Any) -> TurnResult:
     if card and card["kind"] == LAST_THING:
         return last_thing_submit(session=session, text=text)
     locked, pending = _free_text_store(session.pk, text)
-    return _result(locked, pending, text)
+    return _result(locked, pending)
 
 
 def session_fresh_read(session_id: Any) -> AskSession:
@@ -205,6 +217,8 @@ def _free_text_store(session_id: Any, text: str) -> tuple[AskSession, Pending | 
     turn.event(EventType.MESSAGE_RECEIVED, "client", message_id=message.pk, chars=len(text))
     turn.set(ready_to_close=False)
     pending = client_words(turn, text, message, None)
+    if pending is not None:
+        batch_record(turn, pending)
     turn.save()
     return locked, pending
 

@@ -36,8 +36,8 @@ NOTICE_KINDS = {
 
 
 def session_state(session: AskSession) -> dict[str, Any]:
-    """{phase, status, turn_count, ready_to_close, current_card, answered, workline, notice,
-    homework, engine, counselor, counselor_messages} — the same document after every turn
+    """{phase, status, turn_count, ready_to_close, current_card, pending, answered, workline,
+    notice, homework, engine, counselor, counselor_messages} — the same document after every turn
     endpoint."""
     session = AskSession.objects.select_related(
         "active_workline__head", "handoff_counselor__profile"
@@ -55,16 +55,19 @@ def turn_state(result: TurnResult) -> dict[str, Any]:
 def _document(session: AskSession) -> dict[str, Any]:
     workline = session.active_workline
     path = workline_path(workline, messages=path_nodes(workline, StateNode)) if workline else []
-    card = None
+    card = pending = None
     # While a person speaks no card is current: the client writes to the counselor.
     if session.is_active and not session.counselor_speaking:
-        card = current_card(session) or undealt_card(session)
+        pending = _pending(session)
+        # A batch in the making has no card yet (and none undealt to look for).
+        card = None if pending else current_card(session) or undealt_card(session)
     return {
         "phase": session.phase,
         "status": session.status,
         "turn_count": session.turn_count,
         "ready_to_close": session.ready_to_close,
         "current_card": {key: card[key] for key in CARD_FIELDS} if card else None,
+        "pending": pending,
         "answered": answered_pairs(path),
         "workline": {"id": workline.pk, "name": workline.name} if workline else None,
         "notice": _notice(session, path),
@@ -78,6 +81,18 @@ def _document(session: AskSession) -> dict[str, Any]:
             if m.role == AskMessage.Role.COUNSELOR and m.kind == AskMessage.Kind.TEXT
         ],
     }
+
+
+def _pending(session: AskSession) -> dict[str, Any] | None:
+    """The next batch is being made off the request: the client shows the character's brief
+    animation until the cards arrive — the first event after `since`."""
+    record = session.batch_pending
+    if not record:
+        return None
+    head = session.active_workline.head_id if session.active_workline else None
+    if head != record["answer_id"]:
+        return None  # the session moved on (End, a message): the batch will be dropped
+    return {"kind": "batch", "since": record["since"]}
 
 
 def _counselor(session: AskSession) -> dict[str, Any] | None:

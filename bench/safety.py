@@ -242,7 +242,7 @@ def main() -> None:
     _, dev, _ = splits()
     test = load(TEST)
     misses = table("dev (blind, fresh and the unseen third of train and round9)", dev)
-    table("test (test.jsonl, round 10, frozen, never tuned on)", test)
+    table("test (test.jsonl, round 11, frozen, never tuned on)", test)
     conversations()
     ordinary_sessions()
     cost(test)

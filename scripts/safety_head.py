@@ -6,7 +6,12 @@ The labelled lines are split once and for all (docs/safety-net.md):
 - dev: `blind.jsonl` and `fresh.jsonl` (earlier blind rounds, which the rules were fixed on) and
   the other third of `train.jsonl` and `round9.jsonl` (by a hash of the text; the rules never saw
   them, so it is where their own false alarms show): the thresholds are chosen here;
-- test: `test.jsonl` (round 10), frozen — scored by `bench/safety.py`, never read here.
+- test: `test.jsonl` (round 11), frozen — scored by `bench/safety.py`, never read here.
+
+`round10.jsonl` (round 10, the test split until round 11 replaced it) and `written.jsonl` (3,600
+lines written for training on 2026-12-02) are not in the split yet: a head trained with them
+raised round 11's recall but screened more ordinary talk (docs/safety-ledger.md), and waits for
+its thresholds to be worked out on dev.
 
 Over the encoder's 512-d unit vectors: crisis or not by a small network (one hidden layer of
 HIDDEN ReLU units, dropout, L2, balanced class weights, Adam; SEEDS of them averaged), which on

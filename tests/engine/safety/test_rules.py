@@ -95,7 +95,7 @@ def _every_pattern(language) -> list:
     return [*language.negatives, *(rule.regex for rule in language.rules), language.time]
 
 
-def _lines(count_per_file: int = 400) -> list[str]:
+def _lines(count_per_file: int = 150) -> list[str]:
     folder = Path(detector.__file__).parent
     lines = []
     for path in sorted(folder.glob("*.jsonl")):

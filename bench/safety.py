@@ -13,8 +13,9 @@ Dev is where the head's thresholds were chosen (`scripts/safety_head.py`); test 
 blind and is never tuned on — its figures are the honest ones, and every new blind round is
 scored here before any of it is used (docs/safety-ledger.md). Pure: nothing from Django is set
 up. Run from the repo root: `python bench/safety.py` (`--misses` lists what the net gets wrong
-on dev; test's misses are not printed, so that nobody tunes on them by accident; `--round
-PATH` scores a new blind round alone, its misses unprinted too).
+on dev; test's misses are not printed, so that nobody tunes on them by accident; `--dev`
+prints only what thresholds are chosen on — dev and the ordinary sessions; `--round PATH`
+scores a new blind round alone, its misses unprinted too).
 """
 
 from __future__ import annotations
@@ -240,6 +241,11 @@ def main() -> None:
         blind_round(Path(sys.argv[sys.argv.index("--round") + 1]))
         return
     _, dev, _ = splits()
+    if "--dev" in sys.argv:
+        # What thresholds are chosen on: dev and the ordinary sessions, never the test.
+        table("dev (blind, fresh and the unseen third of the split files)", dev)
+        ordinary_sessions()
+        return
     test = load(TEST)
     misses = table("dev (blind, fresh and the unseen third of train and round9)", dev)
     table("test (test.jsonl, round 11, frozen, never tuned on)", test)

@@ -9,6 +9,7 @@ rather than guessing.
 from __future__ import annotations
 
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -149,6 +150,10 @@ if DATABASE_URL:
 else:
     _db = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
 
+# The django-q cluster forks its pusher, workers and monitor from one process: a pool's threads
+# and sockets must not cross a fork (the children would share one connection's protocol state).
+# It runs unpooled whatever DB_POOL says, a connection per process.
+_FORKS = len(sys.argv) > 1 and sys.argv[1] == "qcluster"
 if _db["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the django-q worker write to one file: WAL lets readers run beside a
     # writer, IMMEDIATE transactions take the write lock up front instead of failing half-way.
@@ -159,7 +164,7 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
-elif _db["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+elif _db["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True) and not _FORKS:
     # A bounded pool per process (psycopg_pool through Django): however many requests arrive,
     # one process holds at most DB_POOL_MAX_SIZE connections, so N processes × that stays under
     # PostgreSQL's max_connections. A request that waits longer than DB_POOL_TIMEOUT seconds for

@@ -233,6 +233,11 @@ Q_CLUSTER = {
 }
 if Q_CLUSTER["timeout"] >= Q_CLUSTER["retry"]:
     raise ImproperlyConfigured("Q_TIMEOUT must be smaller than Q_RETRY")
+# Make a completed batch in the worker, off the answer's request (SPEC §3). Off by default only
+# without Redis: the in-memory channel layer lives in one process, so the worker's pushes could
+# not reach the web process's watchers, and the zero-configuration setup makes each batch in
+# the answer's request instead (the offline engine takes milliseconds).
+BATCH_OFF_REQUEST = env_bool("BATCH_OFF_REQUEST", bool(REDIS_URL))
 # A batch's run claims it for this long; a worker that dies lets the claim run out and the
 # sweeper hands the batch out again (SPEC §3 One turn). Longer than any batch's model calls.
 BATCH_LEASE_SECONDS = env_int("BATCH_LEASE_SECONDS", 120, minimum=1)

@@ -23,6 +23,9 @@ from config.settings import DATABASES, Q_CLUSTER, REST_FRAMEWORK  # noqa: E402
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 Q_CLUSTER = {**Q_CLUSTER, "sync": True}
+# The production path, whatever the channel layer: tests that need the queue as production has
+# it turn `sync` off (the `task_queue` fixture); the rest see each batch made at once.
+BATCH_OFF_REQUEST = True
 LLM_PROVIDER = "offline"
 # High enough that no functional test is throttled; the throttle tests lower them explicitly.
 REST_FRAMEWORK = {

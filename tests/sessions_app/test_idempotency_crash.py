@@ -81,6 +81,7 @@ def server_env(fake: FakeAnthropic) -> dict[str, str]:
         "ANTHROPIC_MAX_RETRIES": "0",
         "ANTHROPIC_TIMEOUT_SECONDS": "300",
         "Q_SYNC": "0",
+        "BATCH_OFF_REQUEST": "1",  # the batch waits for a worker, which never comes
     }
 
 

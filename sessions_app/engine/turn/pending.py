@@ -24,6 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from django_q.conf import Conf
 from django_q.tasks import async_task
 
@@ -64,11 +65,13 @@ def batch_record(turn: Turn, pending: Pending) -> None:
 
 
 def batch_dispatch(session_id: Any) -> bool:
-    """Hand the session's recorded batch to a worker (after the answer's commit). Whether the
-    queue ran it already (`Q_SYNC`: the tests, a sandbox without a cluster). A queue that
+    """Hand the session's recorded batch to a worker (after the answer's commit). Whether it
+    was made already: by the queue running its tasks at once (`Q_SYNC`, the tests), or here,
+    when there is no shared channel layer (`BATCH_OFF_REQUEST` off: the zero-configuration
+    setup, where the worker's pushes could not reach this process's watchers). A queue that
     refuses it costs a minute: the record stays, and the sweeper hands it out."""
     _enqueue(BATCH_TASK, session_id)
-    return bool(Conf.SYNC)
+    return bool(Conf.SYNC) or not settings.BATCH_OFF_REQUEST
 
 
 def opinion_dispatch(session: AskSession, message_id: int) -> None:
@@ -79,6 +82,9 @@ def opinion_dispatch(session: AskSession, message_id: int) -> None:
 
 
 def _enqueue(task: str, *args: Any) -> None:
+    if not settings.BATCH_OFF_REQUEST:
+        import_string(task)(*(str(arg) for arg in args))
+        return
     try:
         async_task(task, *(str(arg) for arg in args), group="turns")
     except Exception as exc:  # the database that just committed went away: the sweeper's turn

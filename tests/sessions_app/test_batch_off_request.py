@@ -44,6 +44,19 @@ def answer_path(session_id: str) -> str:
     return f"/api/ask/sessions/{session_id}/answers"
 
 
+def answer_preferring(
+    session_id: str, card_id: str, token: str, prefer: str, text: str = ANSWER
+) -> Exchange:
+    """The answer to `card_id`, sent with `Prefer: <prefer>`; read it with `.start()`/`.json()`."""
+    return Exchange(
+        "POST",
+        answer_path(session_id),
+        token=token,
+        body={"card_id": card_id, "text": text},
+        headers={"Prefer": prefer},
+    )
+
+
 async def answer_pending(session_id: str, card_id: str, token: str) -> dict[str, Any]:
     """Answer the topic card (a batch of one): the answer completes the batch."""
     state = await call("POST", answer_path(session_id), token, {"card_id": card_id, "text": ANSWER})
@@ -134,13 +147,7 @@ def test_prefer_wait_returns_the_card_in_the_answer(client_token, task_queue):
     async def scenario():
         session_id, card_id = await started_session(client_token)
         began = time.monotonic()
-        posted = Exchange(
-            "POST",
-            answer_path(session_id),
-            token=client_token,
-            body={"card_id": card_id, "text": ANSWER},
-            headers={"Prefer": "wait=30"},
-        )
+        posted = answer_preferring(session_id, card_id, client_token, "wait=30")
         await posted.start()  # the answer is committed; the body waits for the batch
         assert await posted.comm.receive_nothing(timeout=0.3)
         await database_sync_to_async(task_queue.run)()
@@ -160,13 +167,7 @@ def test_prefer_wait_gives_pending_back_when_no_worker_comes_in_time(client_toke
     async def scenario():
         session_id, card_id = await started_session(client_token)
         began = time.monotonic()
-        posted = Exchange(
-            "POST",
-            answer_path(session_id),
-            token=client_token,
-            body={"card_id": card_id, "text": ANSWER},
-            headers={"Prefer": "respond-async, wait=1"},
-        )
+        posted = answer_preferring(session_id, card_id, client_token, "respond-async, wait=1")
         return await posted.json(), time.monotonic() - began
 
     state, elapsed = run(scenario)
@@ -178,13 +179,7 @@ def test_prefer_wait_gives_pending_back_when_no_worker_comes_in_time(client_toke
 def test_a_preference_without_a_wait_is_ignored(client_token, task_queue, prefer):
     async def scenario():
         session_id, card_id = await started_session(client_token)
-        posted = Exchange(
-            "POST",
-            answer_path(session_id),
-            token=client_token,
-            body={"card_id": card_id, "text": ANSWER},
-            headers={"Prefer": prefer},
-        )
+        posted = answer_preferring(session_id, card_id, client_token, prefer)
         return posted, await posted.json()
 
     posted, state = run(scenario)
@@ -200,20 +195,18 @@ def test_prefer_wait_on_an_answer_with_a_next_card_answers_at_once(client_token,
         await database_sync_to_async(task_queue.run)()
         state = await call("GET", f"/api/ask/sessions/{session_id}/state", client_token)
         began = time.monotonic()
-        posted = Exchange(
-            "POST",
-            answer_path(session_id),
-            token=client_token,
-            body={"card_id": state["current_card"]["id"], "text": "Mostly at night."},
-            headers={"Prefer": "wait=30"},
-        )
+        card_id = state["current_card"]["id"]
+        posted = answer_preferring(session_id, card_id, client_token, "wait=30", "At night.")
         answered = await posted.json()
         return posted, answered, time.monotonic() - began
 
     posted, answered, elapsed = run(scenario)
     assert posted.status == 200
     assert elapsed < 5
-    assert answered["current_card"] is not None or answered["pending"] is not None
+    # The batch had a next card: nothing to wait for, so no preference was applied.
+    assert answered["current_card"] is not None
+    assert answered["pending"] is None
+    assert "preference-applied" not in posted.headers
 
 
 @pytest.mark.postgres

@@ -490,7 +490,11 @@ def test_the_stream_reads_the_log_once_per_wakeup(
         await stream.until(lambda s: len(s.events()) == 3)
         pushed, seconds = list(queries_off_the_main_thread), time.monotonic() - began
         queries_off_the_main_thread.clear()
-        await asyncio.sleep(2.5)  # two polls, or three; nothing new
+        # Nothing new: wait for two of the stream's polls (one a second).
+        deadline = time.monotonic() + 10
+        while len(log_reads(queries_off_the_main_thread)) < 2:
+            assert time.monotonic() < deadline, "the stream did not poll"
+            await asyncio.sleep(0.05)
         polled = list(queries_off_the_main_thread)
         await stream.close()
         return pushed, seconds, polled

@@ -72,7 +72,9 @@ def test_open_streams_and_a_long_poll_hold_no_thread_and_hear_the_answer(alice, 
             assert "no-store" in response.getheader("Cache-Control")
             assert response.getheader("X-Accel-Buffering") == "no"
         poll = client.send("GET", f"{path}/state?wait=25")
-        time.sleep(0.3)  # the poll is waiting
+        # Given time to reach the server and wait there: nothing outside shows it (daphne sends
+        # the status with the body's first bytes, after the wait).
+        time.sleep(0.3)
         # With the only running slot held by a waiting request, these would never start.
         began = time.monotonic()
         assert client.call("GET", f"{path}/state", timeout=5)["current_card"] == card

@@ -13,10 +13,12 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from sessions_app.engine.agents.schemas import ANALYST_TOOL, NARRATOR_TOOL
@@ -55,9 +57,6 @@ def cluster(api: fake.FakeAnthropic, log_name: str) -> Iterator[subprocess.Popen
         "Q_WORKERS": "1",
         # The cluster forks its workers: unpooled, as `make run` and `make serve-prod` run it.
         "DB_POOL": "0",
-        # A batch's claim runs out soon after its worker died; the broker itself would hand the
-        # unacknowledged task out again only after Q_RETRY.
-        "BATCH_LEASE_SECONDS": "2",
     }
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with (ARTIFACTS / log_name).open("wb") as out:
@@ -123,8 +122,12 @@ def test_a_batch_whose_worker_is_killed_mid_batch_is_dealt_once_by_the_next(
 
     fake_api.queue_for_tool(ANALYST_TOOL, fake.tool_use(ANALYST_TOOL, analyst_output()))
     fake_api.queue_for_tool(NARRATOR_TOOL, fake.tool_use(NARRATOR_TOOL, narrator_output(*CARDS)))
+    # Time passes: the dead run's claim runs out (the broker itself would hand the task out
+    # again only after Q_RETRY).
+    AskSession.objects.filter(pk=session_id).update(
+        batch_claimed_until=timezone.now() - timedelta(seconds=1)
+    )
     with cluster(fake_api, "batch-crash-second.log"):
-        time.sleep(2)  # the dead run's claim runs out
         # The sweeper's minute comes (the `batches` schedule): the batch is handed out again.
         assert batches_resume() == 1
         until(

@@ -72,6 +72,12 @@ def message_limit() -> int:
     return session_models.SESSION_MESSAGES_MAX
 
 
+def session_fresh_read(session_id: Any) -> AskSession:
+    """The session as committed now, with its head joined; no lock (a read before a write, or
+    after another transaction's)."""
+    return AskSession.objects.select_related("active_workline__head").get(pk=session_id)
+
+
 def session_locked(session_id: Any, *, with_recent: bool = False) -> AskSession:
     """The session row, locked for this transaction, with the head and the profile joined.
 

@@ -32,7 +32,7 @@ from sessions_app.engine.cards.dealer import (
     session_locked,
 )
 from sessions_app.engine.crisis import escalation
-from sessions_app.engine.turn.pending import batch_dispatch, batch_record
+from sessions_app.engine.turn.pending import batch_handed_out, batch_record
 from sessions_app.engine.turn.routing import text_clean
 from sessions_app.errors import ApplicationError, ErrorCode
 from sessions_app.events import EventSpec, EventType, actor_label, event_append
@@ -201,10 +201,7 @@ def session_hand_back(*, session: AskSession, counselor: Any) -> TurnResult:
     locked, pending = _hand_back_store(session.pk, counselor)
     if pending is None:
         return TurnResult(locked, current_card(locked))
-    if batch_dispatch(locked.pk):  # made already (`Q_SYNC`)
-        locked = AskSession.objects.select_related("active_workline__head").get(pk=locked.pk)
-        return TurnResult(locked, current_card(locked))
-    return TurnResult(locked, None)
+    return batch_handed_out(locked)
 
 
 @transaction.atomic

@@ -36,13 +36,14 @@ from sessions_app.engine.cards.dealer import (
     head_of,
     new_card,
     require_active,
+    session_fresh_read,
     session_locked,
     undealt_card,
 )
 from sessions_app.engine.closing.stages import last_thing_submit
 from sessions_app.engine.counselor import handoff
 from sessions_app.engine.language import detectors
-from sessions_app.engine.turn.pending import batch_dispatch, batch_record, opinion_dispatch
+from sessions_app.engine.turn.pending import batch_handed_out, batch_record, opinion_dispatch
 from sessions_app.engine.turn.routing import client_words, escalated, text_clean
 from sessions_app.engine.turn.titles import session_title_neutral
 from sessions_app.errors import ApplicationError, ErrorCode, invalid
@@ -56,19 +57,14 @@ _YES = ("yes", "ok", "okay", "sure", "fine", "да", "ок", "давай", "хо
 
 def _result(session: AskSession, pending: Pending | None) -> TurnResult:
     """The words are committed. A batch they completed goes to a worker, which asks the safety
-    model first (with a model configured: its escalation takes the batch's place); the state
-    then says `pending` until the cards are dealt — or holds them already where the queue runs
-    its tasks at once (`Q_SYNC`). Words that completed no batch get the model's opinion off the
-    request too."""
-    if pending is None:
-        message = head_of(session)
-        if message is not None and message.role == AskMessage.Role.CLIENT:
-            opinion_dispatch(session, message.pk)
-        return TurnResult(session, current_card(session))
-    if batch_dispatch(session.pk):
-        session = session_fresh_read(session.pk)  # made already: the session as it left it
-        return TurnResult(session, current_card(session))
-    return TurnResult(session, None)
+    model first (with a model configured: its escalation takes the batch's place). Words that
+    completed no batch get the model's opinion off the request too."""
+    if pending is not None:
+        return batch_handed_out(session)
+    message = head_of(session)
+    if message is not None and message.role == AskMessage.Role.CLIENT:
+        opinion_dispatch(session, message.pk)
+    return TurnResult(session, current_card(session))
 
 
 def answer_submit(*, session: AskSession, card_id: Any, text: Any) -> TurnResult:
@@ -199,11 +195,6 @@ def message_submit(*, session: AskSession, text: Any) -> TurnResult:
         return last_thing_submit(session=session, text=text)
     locked, pending = _free_text_store(session.pk, text)
     return _result(locked, pending)
-
-
-def session_fresh_read(session_id: Any) -> AskSession:
-    """The session as committed now, with its head joined; no lock (a read before a write)."""
-    return AskSession.objects.select_related("active_workline__head").get(pk=session_id)
 
 
 @transaction.atomic

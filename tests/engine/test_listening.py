@@ -165,7 +165,7 @@ def test_an_insight_quotes_the_client(alice, api_as):
             "I feel it is my fault every time.",
             "We used to be close when we were kids.",
             "I want to call her on Sunday and just listen.",
-            "Yes, that is the plan.",
+            "Yes, that sounds right.",
             "I think that's all.",
         ),
     )

@@ -25,8 +25,8 @@ pytestmark = pytest.mark.django_db
 CASES: dict[str, dict[str, Any]] = {
     "en": {
         "locale": "en-US",
-        "learned": "nothing I do matters and it never will",
-        "band": "I've started writing letters to each of my kids, just in case",
+        "learned": "the only way out of this is out of life itself",
+        "band": "I've sorted out my will and who gets the dog",
         "yes": "yeah, sometimes",
         "no": "no, nothing like that",
         "how_yes": "yes, I have",
@@ -72,7 +72,7 @@ CASES: dict[str, dict[str, Any]] = {
     "zh": {
         "locale": "zh-CN",
         "learned": "我只想让这一切都停下来",
-        "band": "我觉得自己不会再好起来了",
+        "band": "我觉得以后也不会好了",
         "yes": "有过",
         "no": "没有，只是有点累",
         "how_yes": "想过",

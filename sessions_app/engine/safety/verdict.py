@@ -79,7 +79,8 @@ def judge(
     texts = [text]
     if earlier:
         texts.append(window_text(earlier, text))
-    readings = learned.read(texts)
+    # A rule's finding is weighed on the full score (`trust`), whatever the gate says.
+    readings = learned.read(texts, deep=assessment.positive)
     reading = readings[0]
     together = readings[1] if earlier else None
 

@@ -68,6 +68,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from _django import ROOT, bench_database, table
@@ -729,20 +730,49 @@ def report(by_lang: dict[str, Figures], overall: Figures) -> None:
             print(f"  {line}")
 
 
-def personas(langs: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+def personas(langs: Iterable[str], folder: Path = PERSONAS) -> dict[str, list[dict[str, Any]]]:
     return {
-        lang: json.loads((PERSONAS / f"{lang}.json").read_text(encoding="utf-8"))["personas"]
+        lang: json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))["personas"]
         for lang in langs
     }
+
+
+def dumped(sessions: list[Played]) -> list[dict[str, Any]]:
+    """Every dialogue card of later batches with what a rater may see: the client's texts before
+    it (the topic and the answers) and the card — not which engine dealt it."""
+    return [
+        {
+            "lang": played.lang,
+            "persona": played.persona,
+            "session": played.number,
+            "card": index,
+            "earlier": list(card.earlier),
+            "text": card.text,
+        }
+        for played in sessions
+        for index, card in enumerate(played.cards)
+        if card.batch >= 2
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lang", choices=LANGS, action="append", help="only these languages")
     parser.add_argument("--verbose", action="store_true", help="print every transcript")
+    parser.add_argument(
+        "--personas",
+        type=Path,
+        default=PERSONAS,
+        help="the personas' folder (bench/personas_blind: the held-out set, rated blind)",
+    )
+    parser.add_argument("--dump", type=Path, help="write every later card for the raters (JSONL)")
+    parser.add_argument(
+        "--ratings", type=Path, help="the raters' scores of those cards (RATINGS.md: the format)"
+    )
     args = parser.parse_args()
     logging.disable(logging.WARNING)
-    scripts = personas(args.lang or LANGS)
+    scripts = personas(args.lang or LANGS, args.personas)
+    cards: list[dict[str, Any]] = []
     by_lang, overall = {lang: Figures() for lang in scripts}, Figures()
     with bench_database():
         from django.db import connection
@@ -754,11 +784,52 @@ def main() -> None:
         for lang, people in scripts.items():
             for persona in people:
                 sessions = play_persona(persona, lang)
+                cards += dumped(sessions)
                 measure(sessions, by_lang[lang])
                 measure(sessions, overall)
                 if args.verbose:
                     transcripts(persona, sessions)
     report(by_lang, overall)
+    if args.dump:
+        args.dump.write_text(
+            "".join(json.dumps(card, ensure_ascii=False) + "\n" for card in cards), "utf-8"
+        )
+    if args.ratings:
+        rated(cards, args.ratings)
+
+
+def rated(cards: list[dict[str, Any]], path: Path) -> None:
+    """QUALITY C3's rated figures: the share of this run's later cards the blind raters scored 2
+    (takes up what the client said) and 0 (unrelated), per language. A card is matched to its
+    rating by what the rater saw (the client's texts before it and the card); a card the raters
+    never saw (the engine changed since they rated) is counted as unrated, not guessed."""
+    scores = {}
+    for line in path.read_text("utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            scores[rating_key(row["earlier"], row["text"])] = row["rating"]
+    print(f"\nRated blind ({path.name}): share of later cards per rating")
+    rows = []
+    for lang in LANGS:
+        mine = [c for c in cards if c["lang"] == lang]
+        if not mine:
+            continue
+        got = [scores.get(rating_key(c["earlier"], c["text"])) for c in mine]
+        known = [g for g in got if g is not None]
+        rows.append(
+            (
+                lang,
+                str(len(mine)),
+                str(len(mine) - len(known)),
+                share(sum(g == 2 for g in known), len(known)),
+                share(sum(g == 0 for g in known), len(known)),
+            )
+        )
+    print(table(rows, ("language", "cards", "unrated", "rated 2 (≥ 60 %)", "rated 0 (≤ 10 %)")))
+
+
+def rating_key(earlier: list[str], text: str) -> str:
+    return normalised(" | ".join([*earlier, text]))
 
 
 def transcripts(persona: dict[str, Any], sessions: list[Played]) -> None:

@@ -3,6 +3,7 @@ can support. Through REST, with the offline engine of the test settings."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -95,11 +96,16 @@ def test_a_thinking_trap_is_taken_up_in_the_clients_own_words(alice, api_as):
     assert "«I'm so lazy, I never finish anything»" in text
 
 
-def test_a_russian_trap_is_quoted_after_a_colon_in_the_nominative(api_as):
+def test_a_russian_trap_is_read_back_as_its_key_phrase_after_a_colon(api_as):
     client = person(api_as, "olga", "ru")
-    text = card_after(client, "Мама считает, что я должна звонить ей каждый день")
+    said = "Мама считает, что я должна звонить ей каждый день, даже когда я на работе"
+    text = card_after(client, said)
 
-    assert "пишешь: «Мама считает, что я должна звонить ей каждый день»" in text
+    # The words around the trap ("должна"), as written, not the whole sentence.
+    quoted = re.search(r": «([^»]+)»", text).group(1)
+    assert "должна" in quoted
+    assert quoted in said
+    assert len(quoted) < len(said) / 2
 
 
 def test_a_healthy_statement_is_supported_not_challenged(alice, api_as):

@@ -16,8 +16,9 @@ from sessions_app.engine.language import detectors
 _PERSON = re.compile(
     r"(?:用户|来访者|当事人|咨询者)(?:本人)?|(?:他|她)(?=自己|的|是|会|在|对|觉得|能|想|有)"
 )
+# 还是 asks for a choice ("先减少开支，还是先多一点收入？"): it takes no 吗 either.
 _ASKS = re.compile(
-    r"什么|哪|怎|如何|多少|多大|多久|有多|谁|为什么|为何|第几|几点|吗|呢|是否|是不是"
+    r"什么|哪|怎|如何|多少|多大|多久|有多|谁|为什么|为何|第几|几点|吗|呢|是否|是不是|还是"
 )
 _END = "。.!！?？ "
 

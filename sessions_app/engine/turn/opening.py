@@ -28,6 +28,7 @@ from sessions_app.engine.crisis.escalation import crisis_cards_deal
 from sessions_app.engine.flows.validator import CRISIS_FLOW, SESSION_FLOW, flow_get
 from sessions_app.engine.graph.tree import workline_ensure_main
 from sessions_app.engine.language import identify
+from sessions_app.engine.offline.meaning import non_answer
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession, Task, UserProfile
 
@@ -85,10 +86,11 @@ def after_crisis(session: AskSession) -> bool:
 
 def _topic_shown(item: dict[str, Any], lang: str) -> bool:
     """A topic a hook or the topic card may name again: not from a crisis session, not words
-    the safety net marks, in the client's language."""
+    the safety net marks, not a topic that said nothing ("idk"), in the client's language."""
     topic = item["topic"]
     return (
         bool(topic)
+        and not non_answer(topic, lang)
         and not item.get("crisis")
         and not marked(topic, lang)
         and _same_language(topic, item.get("language"), lang)

@@ -51,9 +51,18 @@ The measures are lexical: no word sense is told apart ("how well does it work" n
 theme), so (1) errs on the generous side. A session that meets the crisis flow (the safety net
 fired) is played no further and counted apart.
 
+QUALITY C3 is measured by blind raters, not by these lexical figures: `--personas
+bench/personas_blind` plays the held-out personas (written blind, ten per language, one session
+of ten answers each: verbose, terse, "don't know" and mixed clients), `--dump FILE` writes every
+later card with what a rater may see (the client's texts before it, the card; not which engine
+made it), and `--ratings FILE` prints the share of this run's cards the raters scored 2 and 0
+from a stored round (`bench/ratings/`; a card the raters never saw is counted as unrated, not
+guessed). The rounds and what they scored: docs/dialogue-ledger.md.
+
 A benchmark, not a test: a throw-away database, deterministic figures, no assertion.
 
     .venv/bin/python bench/dialogue_quality.py [--lang en|ru|zh] [--verbose]
+        [--personas DIR] [--dump FILE] [--ratings FILE]
 """
 
 from __future__ import annotations

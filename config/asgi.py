@@ -19,16 +19,15 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs
 
 from sessions_app.edge.limits import BodyLimitMiddleware, daphne_body_limit  # noqa: E402
 from sessions_app.engine.safety import learned  # noqa: E402
-from sessions_app.engine.services import language_tools_warm, question_bank_warm  # noqa: E402
+from sessions_app.engine.services import language_tools_warm  # noqa: E402
 from sessions_app.realtime.auth import WebsocketAuthMiddleware  # noqa: E402
 from sessions_app.realtime.routing import websocket_urlpatterns  # noqa: E402
 
 # A server process loads the language tools and the safety net's encoder before it accepts a
 # connection, not during its first client's answer (jieba's dictionary alone takes half a
-# second, the encoders one and a half, the offline Analyst's question bank one).
+# second, the encoder one and a half).
 language_tools_warm()
 learned.warm()
-question_bank_warm()
 
 # A body over the limit is refused as it arrives, not spooled to disk first (sessions_app.edge).
 daphne_body_limit()

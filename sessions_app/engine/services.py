@@ -46,7 +46,6 @@ An agent outside a turn
 The process
     offline_agents_register()    (AppConfig.ready: the offline provider answers as the agents)
     language_tools_warm()        (the ASGI application, before its first connection)
-    question_bank_warm()         (likewise: the offline Analyst's bank, embedded once)
 """
 
 from __future__ import annotations
@@ -83,7 +82,6 @@ from sessions_app.engine.homework import (
 )
 from sessions_app.engine.language.identify import warm as language_tools_warm
 from sessions_app.engine.offline.analyst import analyse
-from sessions_app.engine.offline.meaning import warm as question_bank_warm
 from sessions_app.engine.offline.narrator import narrate
 from sessions_app.engine.offline.summarizer import summarise
 from sessions_app.engine.turn.loop import (
@@ -118,7 +116,6 @@ __all__ = [
     "message_fork",
     "message_submit",
     "offline_agents_register",
-    "question_bank_warm",
     "risk_escalate_by",
     "risk_level_set",
     "safety_opinion_give",

@@ -3,7 +3,6 @@ can support. Through REST, with the offline engine of the test settings."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -96,16 +95,11 @@ def test_a_thinking_trap_is_taken_up_in_the_clients_own_words(alice, api_as):
     assert "«I'm so lazy, I never finish anything»" in text
 
 
-def test_a_russian_trap_is_read_back_as_its_key_phrase_after_a_colon(api_as):
+def test_a_russian_trap_is_quoted_after_a_colon_in_the_nominative(api_as):
     client = person(api_as, "olga", "ru")
-    said = "Мама считает, что я должна звонить ей каждый день, даже когда я на работе"
-    text = card_after(client, said)
+    text = card_after(client, "Мама считает, что я должна звонить ей каждый день")
 
-    # The words around the trap ("должна"), as written, not the whole sentence.
-    quoted = re.search(r": «([^»]+)»", text).group(1)
-    assert "должна" in quoted
-    assert quoted in said
-    assert len(quoted) < len(said) / 2
+    assert "пишешь: «Мама считает, что я должна звонить ей каждый день»" in text
 
 
 def test_a_healthy_statement_is_supported_not_challenged(alice, api_as):
@@ -310,3 +304,44 @@ def test_the_closing_line_is_about_what_the_client_brought(api_as, locale, topic
     finish(client, session_id)
 
     assert closing_of(session_id).startswith(expected)
+
+
+NOTHING = {
+    "en": ("My week", ["I don't know", "nothing really", "not sure tbh", "I don't know", "no"]),
+    "ru": ("Моя неделя", ["не знаю", "ну не знаю, наверное", "ничего", "хз", "нет"]),
+    "zh-hans": ("这一周", ["我也不知道啊", "不知道", "没什么", "不清楚", "没有"]),
+}
+
+
+@pytest.mark.parametrize("locale", list(NOTHING))
+def test_an_answer_that_says_nothing_is_never_read_back(api_as, locale):
+    topic, answers = NOTHING[locale]
+    client = person(api_as, f"quiet-{locale}", locale)
+    session_id, state = start(client, topic)
+    reply_until_completion(client, session_id, state, answers)
+    session = finish(client, session_id)
+
+    shown = dialogue_cards(session_id) + list(session.key_insights)
+    shown += list(
+        AskMessage.objects.filter(session_id=session_id, kind=AskMessage.Kind.INSIGHT).values_list(
+            "text", flat=True
+        )
+    )
+    for text in shown:
+        for said in answers:
+            assert f"«{said}»" not in text
+            assert f"「{said}」" not in text
+
+
+@pytest.mark.parametrize("locale", list(NOTHING))
+def test_a_topic_that_said_nothing_is_not_offered_again(api_as, locale):
+    client = person(api_as, f"idk-topic-{locale}", locale)
+    said = NOTHING[locale][1][0]
+    session_id, _ = start(client, said)
+    finish(client, session_id)
+
+    created = client.post(reverse("sessions:session-list"), {}, format="json").json()
+    card = client.get(url("state", created["_id"])).json()["current_card"]
+
+    assert card["kind"] == "topic"
+    assert said not in card["text"]

@@ -19,20 +19,21 @@ from django.utils.translation import ngettext_lazy, pgettext_lazy
 
 from sessions_app import texts
 from sessions_app.engine.language import detectors
-from sessions_app.engine.offline import common, grammar_ru, listening, meaning
+from sessions_app.engine.offline import common, grammar_ru, listening
 from sessions_app.engine.offline.banks import (
+    BANK,
     CLOSURE,
     INSIGHT_BY_FOCUS,
     INSIGHT_BY_THEME,
     LANGS,
     REFOCUS_QUESTION,
     SAFETY_QUESTION,
+    STAGES,
     THEME_LABELS,
+    BankQuestion,
 )
 from sessions_app.engine.safety import crisis_escalates
 
-# Feelings the bank has questions of their own for (besides the life themes listening hears).
-FEELING_THEMES = frozenset({"anxiety", "anger", "selfcrit"})
 MAY_COMPLETE_AFTER = 4
 MUST_COMPLETE_AFTER = 7
 # Words about thinking, plans and choices run through every answer: they open no new topic.
@@ -87,9 +88,6 @@ def analyse(context: dict[str, Any]) -> dict[str, Any]:
     )
     if heard:
         slots_updated["heard_themes"] = ",".join(heard[:6])
-    if theme := open_theme(context, lang):
-        slots_updated["open_theme"] = theme
-    slots_updated["silent"] = silent_answers(context, lang)
     if answers and not isinstance(slots.get("mood_start"), int | float):
         slots_updated["mood_start"] = _mood_start(answers, locale)
     return {
@@ -128,12 +126,11 @@ def _candidates(
     turn_count: int,
     heard: list[str],
 ) -> list[str]:
-    """Unasked questions, best first: a counselor's steer first; then, for a client whose last
-    answers said nothing, one move for that (a choice, a scale, normalising, offering to stop)
-    and never a quotation or a thinking trap; otherwise one reflection of what the last answer
-    said (a healthy step supported or a trap looked at, its key phrase read back); then the
-    bank's questions chosen by meaning (`meaning.choose`) within the theme the client opened.
-    Nothing asked this session or in the client's last sessions is asked again."""
+    """Unasked questions, best first: those that take up the client's last answer (a healthy
+    step supported, a thinking trap looked at, the theme, a follow-up on the words — one of
+    each kind first), then the bank's for this focus — the current stage, ranked by how many
+    of the client's themes they touch, ties rotated by the turn — then its other stages as a
+    reserve. Nothing asked this session or in the client's last sessions is asked again."""
     stage = _stage(turn_count, str(context.get("phase") or ""))
     asked = [str(q) for q in context.get("asked_questions") or []]
     asked += [str(q) for q in context.get("earlier_questions") or []]
@@ -145,8 +142,9 @@ def _candidates(
     asked_words = {common.squash(a) for a in asked}
     shown_words = {common.squash(s) for s in shown}
 
-    def fresh(text: str) -> bool:
-        if common.squash(text) in asked_words or text in ordered:
+    def fresh(variants: tuple[str, ...], text: str) -> bool:
+        # Asked in any language is asked: a client who changed language gets no repeat.
+        if any(common.squash(v) in asked_words for v in variants):
             return False
         narrated = common.second_person_question(text, lang, formal=formal, gender=gender)
         return common.squash(narrated) not in shown_words
@@ -156,59 +154,43 @@ def _candidates(
     for theme in steered_themes(context):
         variants = listening.DATA[lang]["listening"]["templates"]["theme"][theme]
         offset = turn_count % len(variants)
-        ordered += [text for text in variants[offset:] + variants[:offset] if fresh(text)]
-    theme = open_theme(context, lang)
-    silent = silent_answers(context, lang)
-    if silent:
-        move = meaning.move_for(lang, asked=asked, theme=theme, silent=silent)
-        ordered += [move.text] if move and fresh(move.text) else []
-    else:
-        last = _last_answer(context)
-        ordered += [
-            text
-            for text in listening.reflections(last, lang, asked=asked, turn=turn_count)[:1]
-            if fresh(text)
-        ]
-    said = [str((context.get("slots") or {}).get("topic") or "")] + [
-        answer for _, answer in common.recap_pairs(context)
-    ]
-    chosen = meaning.choose(
-        lang, said=said, asked=asked, theme=theme, focus=focus, stage=stage, count=4
-    )
-    # A Russian question that would agree in gender while the client's gender is unknown: last.
-    chosen.sort(key=lambda q: _gender_unknown(q.text, lang, context))
-    ordered += [q.text for q in chosen if fresh(q.text)]
-    return ordered
-
-
-def open_theme(context: dict[str, Any], lang: str) -> str | None:
-    """The theme the client is on: the last answer's (a new theme opens), else the one already
-    open — it stays open until the client leaves it — else the topic's."""
-    slots = context.get("slots") or {}
+        for text in variants[offset:] + variants[:offset]:
+            if text not in ordered and fresh((text,), text):
+                ordered.append(text)
+    later: list[str] = []
+    tags: set[str] = set()
+    quotes: set[str] = set()
     last = _last_answer(context)
-    for texts_ in ([last], [str(slots.get("topic") or "")]):
-        found = listening.themes_of(texts_, lang) + [
-            t for t in common.themes_in(texts_) if t in FEELING_THEMES
-        ]
-        if found:
-            return found[0]
-        if texts_ == [last] and slots.get("open_theme"):
-            return str(slots["open_theme"])
-    return None
-
-
-def silent_answers(context: dict[str, Any], lang: str) -> int:
-    """How many answers in a row, up to the last, said nothing ("idk", "нет", "没有")."""
-    answers = [answer for _, answer in common.recap_pairs(context)]
-    run = 0
-    for answer in reversed(answers):
-        if not meaning.non_answer(answer, lang):
-            return run
-        run += 1
-    if not answers:
-        return 0
-    previous = (context.get("slots") or {}).get("silent")
-    return run + (int(previous) if isinstance(previous, int) else 0)
+    healthy = bool(listening.hear(last, lang).healthy)
+    for text, tag in listening.questions(last, lang, known_themes=heard, turn=turn_count):
+        if text in ordered or text in later or not fresh((text,), text):
+            continue
+        # One card of each kind, and the client's words read back once per batch.
+        quoted = listening.quoted(text)
+        again = tag in tags or bool(quoted and quoted in quotes)
+        (later if again else ordered).append(text)
+        tags.add(tag)
+        quotes.update([quoted] if quoted and not again else [])
+    # A later question does not read the same words back a second time.
+    for text in later:
+        text = listening.unframed(text, lang) if listening.quoted(text) in quotes else text
+        if text not in ordered and fresh((text,), text):
+            ordered.append(text)
+    for name in (stage, *[s for s in STAGES if s != stage]):
+        bank = BANK[focus][name]
+        offset = turn_count % len(bank)
+        rotated = bank[offset:] + bank[:offset]
+        ranked = sorted(
+            rotated, key=lambda q: (_gender_unknown(q, lang, context), -_relevance(q, themes))
+        )
+        for entry in ranked:
+            text = getattr(entry, lang)
+            # A healthy statement (a boundary, a plan) is supported, not put to the test.
+            if "evidence" in entry.tags and healthy:
+                continue
+            if fresh((entry.en, entry.ru, entry.zh), text):
+                ordered.append(text)
+    return ordered
 
 
 def steered_themes(context: dict[str, Any]) -> list[str]:
@@ -238,11 +220,15 @@ def _heard_themes(answers: list[str], slots: dict[str, Any], lang: str) -> list[
     return known + [t for t in now if t not in known]
 
 
-def _gender_unknown(text: str, lang: str, context: dict[str, Any]) -> bool:
+def _gender_unknown(question: BankQuestion, lang: str, context: dict[str, Any]) -> bool:
     """A Russian question that would agree in gender ("ты застрял"), while the client's gender
     is unknown: asked last, so that no card guesses it."""
     informal = lang == "ru" and context.get("address") != "formal"
-    return informal and not context.get("gender") and grammar_ru.gendered(text)
+    return informal and not context.get("gender") and grammar_ru.gendered(question.ru)
+
+
+def _relevance(question: BankQuestion, themes: list[str]) -> int:
+    return sum(1 for tag in question.tags if tag in themes[:3])
 
 
 def _questions(
@@ -314,8 +300,7 @@ def _insight(
     patterns.append(common.pick(lang, INSIGHT_BY_FOCUS[focus]))
     supported = [p for p in patterns if improving or not listening.claims_improvement(p, lang)]
     pattern = supported[0] if supported else ""
-    said = [a for a in reversed(answers) if not meaning.non_answer(a, lang)]
-    clause = next((c for a in said if (c := listening.quotable(a, lang))), "")
+    clause = next((c for a in reversed(answers) if (c := listening.quotable(a, lang))), "")
     if not clause:
         return pattern
     frame = listening.DATA[lang]["listening"]["frame"].format(quote=listening.quote(clause, lang))

@@ -1,6 +1,5 @@
-"""The offline engine's data: insights, themes, labels, listening's lexicons and closing lines,
-one file per language in `banks/` (en, ru, zh); the question bank beside them
-(`questions_{lang}.jsonl`, read by `meaning`). Every question is written in the third person,
+"""The offline engine's data: question banks, insights, themes, labels and closing lines, one
+file per language in `banks/` (en, ru, zh). Every question is written in the third person,
 exactly as the Analyst must write it; the Narrator's grammar rules turn it into the card the
 client reads."""
 
@@ -8,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 FOCI = (
     "cognitive_restructuring",
@@ -16,6 +15,7 @@ FOCI = (
     "emotion_regulation",
     "problem_solving",
 )
+STAGES = ("opening", "exploring", "deepening")
 
 
 LANGS = ("en", "ru", "zh")
@@ -30,11 +30,34 @@ def _load(lang: str) -> dict[str, Any]:
 DATA = {lang: _load(lang) for lang in LANGS}
 
 
+class BankQuestion(NamedTuple):
+    tags: tuple[str, ...]
+    en: str
+    ru: str
+    zh: str
+
+
+def _bank() -> dict[str, dict[str, tuple[BankQuestion, ...]]]:
+    """The three files' questions side by side: the same focus, stage and place is the same
+    question, so a session's "already asked" holds across a change of language."""
+    bank: dict[str, dict[str, tuple[BankQuestion, ...]]] = {}
+    for focus in FOCI:
+        bank[focus] = {}
+        for stage in STAGES:
+            rows = zip(*(DATA[lang]["bank"][focus][stage] for lang in LANGS), strict=True)
+            bank[focus][stage] = tuple(
+                BankQuestion(tuple(en["tags"]), en["text"], ru["text"], zh["text"])
+                for en, ru, zh in rows
+            )
+    return bank
+
+
 def _by_lang(key: str) -> dict[str, tuple[str, ...]]:
     """{name: (en, ru, zh)} from each file's table `key`."""
     return {name: tuple(DATA[lang][key][name] for lang in LANGS) for name in DATA["en"][key]}
 
 
+BANK = _bank()
 REFOCUS_QUESTION = {lang: DATA[lang]["refocus_question"] for lang in LANGS}
 SAFETY_QUESTION = {lang: DATA[lang]["safety_question"] for lang in LANGS}
 # Insights by theme first, then by focus; third person, like everything the Analyst writes.

@@ -29,9 +29,6 @@ THEMES = tuple(DATA["en"]["listening"]["themes"])
 QUOTE_WORDS = 12
 QUOTE_CHARS_ZH = 24
 QUOTE_CHARS = 120  # one 4,000-letter "word" is not read back whole
-# A reflection reads back a key phrase: the words heard and a few around them.
-KEY_AROUND, KEY_WORDS, KEY_CHARS, KEY_CHARS_WHOLE = 2, 7, 12, 60
-CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")
 # A clause worth quoting back holds at least this many words (not "idk", "да").
 QUOTABLE_WORDS = 3
 _CLAUSE = re.compile(r"[^.!?;。！？；\n]+")
@@ -41,14 +38,11 @@ _STEMMER = snowballstemmer.stemmer("english")
 @dataclass(frozen=True)
 class Heard:
     """What one text says: its themes, thinking traps and healthy steps, each with the clause
-    of the text where it was heard; and for the traps and the healthy step, the client's own
-    key phrase (the words around what was heard: `keys`, `healthy_key`)."""
+    of the text where it was heard."""
 
     themes: dict[str, str] = field(default_factory=dict)
     distortions: dict[str, str] = field(default_factory=dict)
     healthy: str = ""
-    keys: dict[str, str] = field(default_factory=dict)
-    healthy_key: str = ""
 
 
 @lru_cache(maxsize=16384)
@@ -89,40 +83,21 @@ def _patterns(lang: str, key: str) -> dict[str, re.Pattern[str]]:
 def hear(text: str, lang: str) -> Heard:
     """What `text` says. A batch asks this of the last answer several times (its themes, its
     questions, a healthy step): it is read once. The result is shared: read it, never change it."""
+    if non_answer(text, lang):
+        return Heard()  # "nothing really" is not an all-or-nothing thought
     themes: dict[str, str] = {}
     distortions: dict[str, str] = {}
-    keys: dict[str, str] = {}
-    healthy = healthy_key = ""
+    healthy = ""
     for clause in clauses(detectors.analysed(text)):
         clean = detectors.normalize(clause)
         for theme in _themes_in_clause(clean, lang):
             themes.setdefault(theme, clause)
         for name, pattern in _patterns(lang, "distortions").items():
-            if name not in distortions and (found := pattern.search(clean)):
-                distortions[name] = clause
-                keys[name] = key_phrase(clause, clean, found.span(), lang)
-        if not healthy and (found := _patterns(lang, "healthy")["healthy"].search(clean)):
-            healthy, healthy_key = clause, key_phrase(clause, clean, found.span(), lang)
-    return Heard(themes, distortions, healthy, keys, healthy_key)
-
-
-def key_phrase(clause: str, clean: str, span: tuple[int, int], lang: str) -> str:
-    """The client's words around what was heard in `clause` (`span` of its normalised form
-    `clean`): the matched words and up to KEY_AROUND on each side, at most KEY_WORDS (Chinese:
-    KEY_CHARS characters) — a phrase, not the sentence, as the client wrote it."""
-    start, end = span
-    if len(clean.split()) <= KEY_WORDS + 1 and len(clean) <= KEY_CHARS_WHOLE:
-        return clause.strip(" ,;:—-")  # short enough: the clause is the phrase
-    if lang == "zh" or CJK_TEXT.search(clean[start:end]):
-        start = max(0, start - (KEY_CHARS - (end - start)) // 2)
-        return clean[start : start + KEY_CHARS].strip(" ，,。")
-    first = len(clean[:start].split())
-    last = len(clean[:end].split())
-    first, last = max(0, first - KEY_AROUND), min(last + KEY_AROUND, first + KEY_WORDS)
-    # The normal form only folds letters and spaces: the client's own words line up with it.
-    written = clause.split()
-    words = written if len(written) == len(clean.split()) else clean.split()
-    return " ".join(words[first:last]).strip(" ,;:—-")
+            if pattern.search(clean):
+                distortions.setdefault(name, clause)
+        if not healthy and _patterns(lang, "healthy")["healthy"].search(clean):
+            healthy = clause
+    return Heard(themes, distortions, healthy)
 
 
 def _themes_in_clause(clean: str, lang: str) -> list[str]:
@@ -166,8 +141,29 @@ def quote(clause: str, lang: str) -> str:
     return clause if len(clause) <= QUOTE_CHARS else clause[: QUOTE_CHARS - 1] + "…"
 
 
+# "idk", "no", "не знаю", "没有": an answer that says nothing once these phrases and filler words
+# are taken out of it (each language's `non_answer` table; every language's at once: clients mix).
+_NOTHING = re.compile(
+    "|".join(p for lang in LANGS for p in DATA[lang]["listening"]["non_answer"]["nothing"])
+)
+_FILLER = frozenset(w for lang in LANGS for w in DATA[lang]["listening"]["non_answer"]["filler"])
+NON_ANSWER_WORDS = 6
+
+
+def non_answer(text: str, lang: str) -> bool:
+    """A short answer that says nothing ("idk", "нет, наверное", "不知道啊", "nothing really"):
+    never read back to the client, never offered as a topic again."""
+    clean = detectors.normalize(text)
+    if len(detectors.words(clean)) > NON_ANSWER_WORDS:
+        return False
+    return not set(detectors.words(_NOTHING.sub(" ", clean))) - _FILLER
+
+
 def quotable(text: str, lang: str) -> str:
-    """The clause of `text` most worth reading back (the longest), or "" when none is."""
+    """The clause of `text` most worth reading back (the longest), or "" when none is — and
+    none of an answer that says nothing."""
+    if non_answer(text, lang):
+        return ""
     best = max(clauses(detectors.analysed(text)), key=lambda c: len(detectors.words(c)), default="")
     return best if len(detectors.words(best)) >= QUOTABLE_WORDS else ""
 
@@ -178,34 +174,53 @@ def claims_improvement(text: str, lang: str) -> bool:
     return any(_patterns(other, "claims")["claims"].search(clean) for other in (lang, *LANGS))
 
 
-def frame_of(template: str) -> str:
-    """What a frame says around the quotation: how a question that used it is recognised."""
-    head, _, tail = template.partition("{quote}")
-    return max((head.strip(" «「"), tail.strip(" »」。.")), key=len)
+_QUOTE = re.compile(r"«([^«»]*)»|「([^「」]*)」")
 
 
-def reflections(last: str, lang: str, *, asked: list[str], turn: int) -> list[str]:
-    """Third-person questions that reflect what the client's last answer said — a healthy step
-    supported, or a thinking trap looked at — each reading back the client's key phrase in a
-    frame not yet used this session (`asked`: the session's questions so far). When every frame
-    has been used, none: the same frame twice in a session sounds like a machine."""
+def quoted(text: str) -> str:
+    """The client's words a question reads back, or "" when it quotes none."""
+    match = _QUOTE.search(text)
+    return (match.group(1) or match.group(2) or "") if match else ""
+
+
+def unframed(text: str, lang: str) -> str:
+    """A framed question without its frame: the question alone."""
+    head, _, rest = DATA[lang]["listening"]["frame"].partition("{quote}")
+    if not text.startswith(head):
+        return text
+    cut = text.find(rest, len(head))
+    return text[cut + len(rest) :].strip() if cut >= 0 else text
+
+
+def framed(template: str, lang: str, clause: str) -> str:
+    frame = DATA[lang]["listening"]["frame"].format(quote=quote(clause, lang))
+    return template.replace("{frame}", frame)
+
+
+def questions(last: str, lang: str, *, known_themes: list[str], turn: int) -> list[tuple[str, str]]:
+    """Third-person questions that take up the client's last answer, best first, each with
+    what it takes up ("healthy", "distortion:<name>", "theme:<name>", "followup"). Templates
+    are rotated by the turn so that two sessions do not open alike."""
+    templates = DATA[lang]["listening"]["templates"]
     heard = hear(last, lang)
-    listening = DATA[lang]["listening"]
-    frames = [f for f in listening["frames"] if not any(frame_of(f) in a for a in asked)]
-    if not frames:
-        return []
-    frames = frames[turn % len(frames) :] + frames[: turn % len(frames)]
-    if heard.healthy and heard.healthy_key:
-        found = [(listening["templates"]["healthy"], heard.healthy_key)]
+    out: list[tuple[str, str]] = []
+
+    def add(variants: list[str], clause: str, tag: str) -> None:
+        for index in range(len(variants)):
+            template = variants[(index + turn) % len(variants)]
+            out.append((framed(template, lang, clause) if clause else template, tag))
+
+    if heard.healthy:
+        add(templates["healthy"], heard.healthy, "healthy")
     else:
-        found = [
-            (listening["templates"]["distortion"][name], heard.keys[name])
-            for name in DISTORTIONS
-            if name in heard.distortions and heard.keys.get(name)
-        ]
-    out = []
-    for variants, key in found:
-        template = variants[turn % len(variants)]
-        frame = frames[len(out) % len(frames)].format(quote=quote(key, lang))
-        out.append(template.replace("{frame}", frame))
+        for name in DISTORTIONS:
+            if name in heard.distortions:
+                add(templates["distortion"][name], heard.distortions[name], f"distortion:{name}")
+    themes = list(heard.themes) + [t for t in known_themes if t not in heard.themes]
+    for theme in themes:
+        if theme in templates["theme"]:
+            add(templates["theme"][theme], "", f"theme:{theme}")
+    clause = quotable(last, lang)
+    if clause:
+        add(templates["followup"], clause, "followup")
     return out

@@ -28,7 +28,7 @@ from sessions_app.engine.crisis.escalation import crisis_cards_deal
 from sessions_app.engine.flows.validator import CRISIS_FLOW, SESSION_FLOW, flow_get
 from sessions_app.engine.graph.tree import workline_ensure_main
 from sessions_app.engine.language import identify
-from sessions_app.engine.offline.meaning import non_answer
+from sessions_app.engine.offline.listening import non_answer
 from sessions_app.events import EventType
 from sessions_app.models import AskMessage, AskSession, Task, UserProfile
 

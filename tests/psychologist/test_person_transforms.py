@@ -135,7 +135,7 @@ def test_every_bank_question_comes_out_addressed_to_the_client(english: str, rus
         ("她觉得别人都在评判她的选择。", "你觉得别人都在评判你的选择吗？"),
         ("他们都觉得用户太敏感。", "他们都觉得你太敏感吗？"),
         ("用戶覺得很累。", "你觉得很累吗？"),  # traditional in, simplified out
-        ("用户更想先减少开支，还是先多一点收入？", "你更想先减少开支，还是先多一点收入？"),  # a choice
+        ("用户想先减少开支，还是多一点收入？", "你想先减少开支，还是多一点收入？"),  # a choice
     ],
 )
 def test_chinese_third_person_becomes_you_and_a_statement_asks_with_ma(third, card) -> None:

@@ -23,7 +23,7 @@ from sessions_app.api.base import (
     KeysetPagination,
     WriteThrottle,
     errors,
-    query_of,
+    list_filters,
     session_operation,
 )
 from sessions_app.api.sessions import page_of
@@ -73,9 +73,8 @@ class HypothesisListApi(ApiView):
     def get(self, request: Request) -> Response:
         # The role before the filters: a client learns nothing, not even from a 400.
         role_require(request.user, SessionAction.ANALYSE)
-        filters = HypothesisListFilter(data=query_of(request))
-        filters.is_valid(raise_exception=True)
-        hypotheses = selectors.hypothesis_list(user=request.user, **filters.validated_data)
+        filters = list_filters(request, HypothesisListFilter)
+        hypotheses = selectors.hypothesis_list(user=request.user, **filters)
         paginator = HypothesisPagination()
         page = paginator.paginate_queryset(hypotheses, request, view=self)
         return paginator.get_paginated_response(HypothesisOutput(page, many=True).data)

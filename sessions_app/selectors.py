@@ -47,7 +47,7 @@ from sessions_app.models import (
 from sessions_app.roles import Role, role_of
 
 # Filters over a P3 column; only callers allowed to read P3 may use them (else E_VALIDATION).
-RISK_FILTERS = ("initial_risk_level", "final_risk_level")
+RISK_FILTERS = ("risk", "initial_risk_level", "final_risk_level")
 
 
 def session_list(
@@ -57,6 +57,7 @@ def session_list(
     trigger_source: str | None = None,
     initial_risk_level: str | None = None,
     final_risk_level: str | None = None,
+    risk: str | None = None,
     created_after: datetime | None = None,
     created_before: datetime | None = None,
     include_deleted: bool = False,
@@ -70,6 +71,8 @@ def session_list(
         "final_risk_level": final_risk_level,
     }
     sessions = sessions.filter(**{field: value for field, value in exact.items() if value})
+    if risk:
+        sessions = sessions.filter(Q(initial_risk_level=risk) | Q(final_risk_level=risk))
     if created_after is not None:
         sessions = sessions.filter(created_at__gte=created_after)
     if created_before is not None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.urls import URLPattern, path
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import (
     OpenApiAuthenticationExtension,
     OpenApiSerializerExtension,
@@ -263,6 +264,23 @@ class WriteThrottle(FailOpen, throttling.UserRateThrottle):
 
 class ExportThrottle(FailOpen, throttling.UserRateThrottle):
     scope = "export"
+
+
+# What any list takes besides its filters: the keyset cursor and DRF's format override.
+LIST_PARAMETERS = frozenset({"cursor", "format"})
+
+
+def list_filters(request: Request, filters: type) -> dict[str, Any]:
+    """A list's query, validated by the `filters` serializer. A parameter the list does not
+    know is refused, named (400 E_VALIDATION): a typo ("?risk_level=L3") must never return an
+    unfiltered list (SPEC §9)."""
+    query = query_of(request)
+    unknown = sorted(set(query) - set(filters().fields) - LIST_PARAMETERS)
+    if unknown:
+        raise exceptions.ValidationError(
+            {name: [_("Unknown query parameter.")] for name in unknown}
+        )
+    return validated(filters(data=query))
 
 
 def query_of(request: Request) -> dict[str, str]:

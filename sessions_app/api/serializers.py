@@ -516,10 +516,21 @@ class ModalityInput(StrictSerializer):
 
 
 class SessionListFilter(serializers.Serializer):
-    """Query parameters of the list; others (the cursor) pass through untouched."""
+    """Query parameters of the list (and the cursor); any other is refused."""
 
     session_type = serializers.ChoiceField(choices=SessionType.choices, required=False)
+    type = serializers.ChoiceField(
+        choices=SessionType.choices, required=False, help_text="Alias of `session_type`."
+    )
     trigger_source = serializers.ChoiceField(choices=TriggerSource.choices, required=False)
+    trigger = serializers.ChoiceField(
+        choices=TriggerSource.choices, required=False, help_text="Alias of `trigger_source`."
+    )
+    risk = serializers.ChoiceField(
+        choices=RiskLevel.choices,
+        required=False,
+        help_text="Sessions whose initial or final risk level is this (staff only).",
+    )
     initial_risk_level = serializers.ChoiceField(choices=RiskLevel.choices, required=False)
     final_risk_level = serializers.ChoiceField(choices=RiskLevel.choices, required=False)
     created_after = serializers.DateTimeField(required=False)

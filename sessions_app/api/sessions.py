@@ -30,7 +30,7 @@ from sessions_app.api.base import (
     SessionPagination,
     WriteThrottle,
     errors,
-    query_of,
+    list_filters,
     session_operation,
     validated,
 )
@@ -87,7 +87,10 @@ class SessionListApi(ApiView):
         "holds the history's columns; `GET …/sessions/{id}` has the whole session.",
     )
     def get(self, request: Request) -> Response:
-        filters = validated(SessionListFilter(data=query_of(request)))
+        filters = list_filters(request, SessionListFilter)
+        for alias, name in (("type", "session_type"), ("trigger", "trigger_source")):
+            if alias in filters:
+                filters.setdefault(name, filters.pop(alias))
         _check_list_filters(request.user, filters)
         sessions = selectors.session_list(user=request.user, **filters)
         paginator = SessionPagination()
@@ -271,7 +274,7 @@ class NotificationListApi(ApiView):
         description="The caller's inbox: due notifications, newest first, 20 per page.",
     )
     def get(self, request: Request) -> Response:
-        filters = validated(NotificationListFilter(data=query_of(request)))
+        filters = list_filters(request, NotificationListFilter)
         notifications = selectors.notification_list(
             user=request.user, unread_only=filters["unread"]
         )

@@ -21,7 +21,7 @@ from sessions_app.api.base import (
     KeysetPagination,
     WriteThrottle,
     errors,
-    query_of,
+    list_filters,
     validated,
 )
 from sessions_app.api.serializers import StrictSerializer
@@ -119,7 +119,7 @@ class TaskListApi(ApiView):
         "their caseload's, ops and services all. Filter by `status`.",
     )
     def get(self, request: Request) -> Response:
-        filters = validated(TaskListFilter(data=query_of(request)))
+        filters = list_filters(request, TaskListFilter)
         tasks = selectors.task_list(user=request.user, status=filters.get("status"))
         paginator = TaskPagination()
         page = paginator.paginate_queryset(tasks, request, view=self)

@@ -469,6 +469,43 @@ def test_risk_filters_are_for_staff_and_a_client_using_one_gets_e_validation(ali
     assert [s["_id"] for s in staff] == [str(risky.pk)]
 
 
+def test_the_list_takes_the_short_names_type_trigger_and_risk(alice, bob, api_as):
+    cbt = factories.AskSessionFactory(
+        user=alice, session_type="cbt_guided", trigger_source="mood_checkin"
+    )
+    raised = factories.AskSessionFactory(user=alice, initial_risk_level="L1", final_risk_level="L3")
+    started = factories.AskSessionFactory(user=alice, initial_risk_level="L3")
+    factories.AskSessionFactory(user=alice, initial_risk_level="L1", final_risk_level="L2")
+
+    def ids(user, **params):
+        response = api_as(user).get(LIST, params)
+        assert response.status_code == 200, response.content
+        return {s["_id"] for s in response.json()["results"]}
+
+    assert ids(alice, type="cbt_guided") == {str(cbt.pk)}
+    assert ids(alice, trigger="mood_checkin") == {str(cbt.pk)}
+    # Initial or final: a session that became L3 and one that started there.
+    assert ids(bob, risk="L3") == {str(raised.pk), str(started.pk)}
+    body = assert_error(api_as(alice).get(LIST, {"risk": "L3"}), 400, "E_VALIDATION")
+    assert "risk" in body["fields"]
+
+
+@pytest.mark.parametrize(
+    "url", [LIST, "/api/notifications", "/api/ask/tasks", "/api/psychologist/hypotheses"]
+)
+def test_an_unknown_query_parameter_is_refused_by_name_never_ignored(bob, api_as, url):
+    for typo in ("risk_level", "sesion_type", "page"):
+        body = assert_error(api_as(bob).get(url, {typo: "L3"}), 400, "E_VALIDATION")
+        assert list(body["fields"]) == [typo]
+    assert api_as(bob).get(url, {"format": "json"}).status_code == 200
+
+
+def test_the_unknown_parameter_is_named_in_the_callers_language(bob, api_as):
+    response = api_as(bob).get(LIST, {"risk_level": "L3"}, HTTP_ACCEPT_LANGUAGE="ru")
+    body = assert_error(response, 400, "E_VALIDATION")
+    assert body["fields"]["risk_level"] == ["Неизвестный параметр запроса."]
+
+
 def test_only_ops_may_include_deleted_sessions(alice, bob, api_as):
     for user in (alice, bob):
         response = api_as(user).get(LIST, {"include_deleted": "1"})

@@ -288,7 +288,6 @@ def time_to_claim(sessions: QuerySet[AskSession], *, now: datetime, days: int = 
     claims = selectors.claims(sessions, since=_since(now, days))
     labels = [timezone.localtime(at).strftime("%-d %b %H:%M") for at, _, _ in claims]
     minutes = [round(seconds / 60, 1) for _, seconds, _ in claims]
-    median = statistics.median(minutes) if minutes else None
     return _chart(
         "claim",
         days,
@@ -296,22 +295,34 @@ def time_to_claim(sessions: QuerySet[AskSession], *, now: datetime, days: int = 
         unit=_("min"),
         labels=labels,
         series=[{"label": _("Minutes to claim"), "data": minutes}],
-        summary=(
-            ngettext(
-                "median %(median)s min over %(count)d claim",
-                "median %(median)s min over %(count)d claims",
-                len(minutes),
-            )
-            % {"median": f"{median:g}", "count": len(minutes)}
-            if median is not None
-            else _("no claims")
-        ),
+        summary=_claim_summary([seconds for _, seconds, _ in claims]),
         table_head=[_("Claimed"), _("Client"), _("Minutes")],
         table=[
             [label, who, f"{m:g}"]
             for label, m, (_, _, who) in zip(labels, minutes, claims, strict=True)
         ],
     )
+
+
+def _claim_summary(seconds: list[float]) -> str:
+    """The median time to claim, in seconds under a minute ("median 40 s", not "0.7 min")."""
+    if not seconds:
+        return _("no claims")
+    median = statistics.median(seconds)
+    if median < 60:
+        return ngettext(
+            "median %(median)s s over %(count)d claim",
+            "median %(median)s s over %(count)d claims",
+            len(seconds),
+        ) % {"median": f"{round(median):d}", "count": len(seconds)}
+    return ngettext(
+        "median %(median)s min over %(count)d claim",
+        "median %(median)s min over %(count)d claims",
+        len(seconds),
+    ) % {
+        "median": f"{statistics.median(round(s / 60, 1) for s in seconds):g}",
+        "count": len(seconds),
+    }
 
 
 # How the homework chart stacks a task's status, in drawing order.

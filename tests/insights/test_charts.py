@@ -171,6 +171,18 @@ def test_time_to_claim_reads_seconds_to_claim_of_each_hand_off(alice, bob):
     assert chart.summary == "median 3.5 min over 2 claims"
 
 
+def test_a_claim_under_a_minute_is_told_in_seconds(alice, bob):
+    for seconds, days in ((20, 2), (40, 1)):
+        claimed = session(alice, days, handoff_counselor=bob, handoff_time=ago(days))
+        factories.SessionEventFactory(
+            session=claimed, type="handoff.created", payload={"seconds_to_claim": seconds}
+        )
+
+    chart = charts.time_to_claim(selectors.insights_scope(bob), now=NOW)
+
+    assert chart.summary == "median 30 s over 2 claims"
+
+
 def test_homework_completion_stacks_tasks_by_due_day_and_rates_the_settled_ones(
     alice, bob, charlie
 ):

@@ -147,12 +147,14 @@ _NOTHING = re.compile(
     "|".join(p for lang in LANGS for p in DATA[lang]["listening"]["non_answer"]["nothing"])
 )
 _FILLER = frozenset(w for lang in LANGS for w in DATA[lang]["listening"]["non_answer"]["filler"])
-NON_ANSWER_WORDS = 6
+NON_ANSWER_WORDS, NON_ANSWER_CHARS = 6, 120
 
 
 def non_answer(text: str, lang: str) -> bool:
     """A short answer that says nothing ("idk", "нет, наверное", "不知道啊", "nothing really"):
     never read back to the client, never offered as a topic again."""
+    if len(text) > NON_ANSWER_CHARS:
+        return False  # a long text says something, and is not read whole here (ADR 0007)
     clean = detectors.normalize(text)
     if len(detectors.words(clean)) > NON_ANSWER_WORDS:
         return False

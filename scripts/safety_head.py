@@ -61,6 +61,7 @@ LANGUAGES = ("en", "ru", "zh")
 HIDDEN, DROPOUT, WEIGHT_DECAY, EPOCHS, LEARNING_RATE, BATCH = 128, 0.3, 1e-3, 40, 3e-3, 64
 SEEDS = (0, 1, 2)
 GATE_MISSES = 0.05
+FIRST_DIM = 512  # USE's vectors, the first of the two side by side
 ESCALATE_FALSE_ALARMS = 0.005
 TRUST_FALSE_ALARMS = 0.015
 # Per language: the English head scores ordinary English self-criticism and worries higher
@@ -303,15 +304,16 @@ def main() -> None:
     def sigmoid(v):
         return 1 / (1 + np.exp(-v))
 
+    # Both encoders' vectors side by side: the first FIRST_DIM columns are what the gate reads.
+    x_train, x_dev = both_vectors(train_texts), both_vectors(dev_texts)
     names = ("w1", "b1", "w2", "b2")
     if args.thresholds_only:
         with np.load(learned.WEIGHTS_PATH) as z:
             gates = [[z[f"gate_{name}_{i}"] for name in names] for i in range(len(SEEDS))]
             networks = [[z[f"{name}_{i}"] for name in names] for i in range(len(SEEDS))]
     else:
-        x_first = vectors(train_texts)
-        gates = [fit_network(x_first, y_train, seed) for seed in SEEDS]
-        networks = [fit_network(both_vectors(train_texts), y_train, seed) for seed in SEEDS]
+        gates = [fit_network(x_train[:, :FIRST_DIM], y_train, seed) for seed in SEEDS]
+        networks = [fit_network(x_train, y_train, seed) for seed in SEEDS]
     # Stored as float16 (what the run-time reads, so the thresholds are chosen on it).
     gates = [[p.astype(np.float16) for p in net] for net in gates]
     networks = [[p.astype(np.float16) for p in net] for net in networks]
@@ -325,8 +327,8 @@ def main() -> None:
         )
 
     gate_head, learned_head = stacked(gates), stacked(networks)
-    gate_dev = gate_head.crisis(vectors(dev_texts).astype(np.float32)).astype(np.float64)
-    full_dev = learned_head.crisis(both_vectors(dev_texts).astype(np.float32)).astype(np.float64)
+    gate_dev = gate_head.crisis(x_dev[:, :FIRST_DIM].astype(np.float32)).astype(np.float64)
+    full_dev = learned_head.crisis(x_dev.astype(np.float32)).astype(np.float64)
     gate_threshold = float(np.quantile(gate_dev[y_dev == 1], GATE_MISSES))
     # As the run-time reads: the network where the gate lets a line through or a rule found
     # something (its finding is weighed on the full score), the gate's score otherwise.
@@ -339,8 +341,6 @@ def main() -> None:
         f"network alone {auc(full_dev, y_dev):.4f}); gate {gate_threshold:.4f} lets through "
         f"{through[y_dev == 0].mean():.2f} of dev's non-crisis lines"
     )
-    x_dev = both_vectors(dev_texts)
-    x_train = both_vectors(train_texts)
 
     severe_rows = y_train == 1
     y_severe = np.array([r["expected"] == "L4" for r in train], dtype=float)[severe_rows]

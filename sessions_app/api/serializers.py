@@ -533,9 +533,20 @@ class SessionListFilter(serializers.Serializer):
     )
     initial_risk_level = serializers.ChoiceField(choices=RiskLevel.choices, required=False)
     final_risk_level = serializers.ChoiceField(choices=RiskLevel.choices, required=False)
+    ALIASES = {"type": "session_type", "trigger": "trigger_source"}
     created_after = serializers.DateTimeField(required=False)
     created_before = serializers.DateTimeField(required=False)
     include_deleted = serializers.BooleanField(required=False, default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """A short name stands for its full one; both given must agree."""
+        for alias, name in self.ALIASES.items():
+            if alias in attrs:
+                value = attrs.pop(alias)
+                if attrs.setdefault(name, value) != value:
+                    message = gettext("Says something else than %(name)s.") % {"name": name}
+                    raise serializers.ValidationError({alias: [message]})
+        return attrs
 
 
 class NotificationListFilter(serializers.Serializer):

@@ -88,9 +88,6 @@ class SessionListApi(ApiView):
     )
     def get(self, request: Request) -> Response:
         filters = list_filters(request, SessionListFilter)
-        for alias, name in (("type", "session_type"), ("trigger", "trigger_source")):
-            if alias in filters:
-                filters.setdefault(name, filters.pop(alias))
         _check_list_filters(request.user, filters)
         sessions = selectors.session_list(user=request.user, **filters)
         paginator = SessionPagination()

@@ -488,6 +488,10 @@ def test_the_list_takes_the_short_names_type_trigger_and_risk(alice, bob, api_as
     assert ids(bob, risk="L3") == {str(raised.pk), str(started.pk)}
     body = assert_error(api_as(alice).get(LIST, {"risk": "L3"}), 400, "E_VALIDATION")
     assert "risk" in body["fields"]
+    # A short name and its full one saying different things: refused, not one of them dropped.
+    both = {"type": "cbt_guided", "session_type": "crisis_intervention"}
+    body = assert_error(api_as(alice).get(LIST, both), 400, "E_VALIDATION")
+    assert "type" in body["fields"]
 
 
 @pytest.mark.parametrize(

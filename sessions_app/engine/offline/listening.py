@@ -83,7 +83,7 @@ def _patterns(lang: str, key: str) -> dict[str, re.Pattern[str]]:
 def hear(text: str, lang: str) -> Heard:
     """What `text` says. A batch asks this of the last answer several times (its themes, its
     questions, a healthy step): it is read once. The result is shared: read it, never change it."""
-    if non_answer(text, lang):
+    if non_answer(text):
         return Heard()  # "nothing really" is not an all-or-nothing thought
     themes: dict[str, str] = {}
     distortions: dict[str, str] = {}
@@ -150,7 +150,7 @@ _FILLER = frozenset(w for lang in LANGS for w in DATA[lang]["listening"]["non_an
 NON_ANSWER_WORDS, NON_ANSWER_CHARS = 6, 120
 
 
-def non_answer(text: str, lang: str) -> bool:
+def non_answer(text: str) -> bool:
     """A short answer that says nothing ("idk", "нет, наверное", "不知道啊", "nothing really"):
     never read back to the client, never offered as a topic again."""
     if len(text) > NON_ANSWER_CHARS:
@@ -164,7 +164,7 @@ def non_answer(text: str, lang: str) -> bool:
 def quotable(text: str, lang: str) -> str:
     """The clause of `text` most worth reading back (the longest), or "" when none is — and
     none of an answer that says nothing."""
-    if non_answer(text, lang):
+    if non_answer(text):
         return ""
     best = max(clauses(detectors.analysed(text)), key=lambda c: len(detectors.words(c)), default="")
     return best if len(detectors.words(best)) >= QUOTABLE_WORDS else ""

@@ -90,7 +90,7 @@ def _topic_shown(item: dict[str, Any], lang: str) -> bool:
     topic = item["topic"]
     return (
         bool(topic)
-        and not non_answer(topic, lang)
+        and not non_answer(topic)
         and not item.get("crisis")
         and not marked(topic, lang)
         and _same_language(topic, item.get("language"), lang)
